@@ -1,0 +1,65 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { progressActions, useProgress } from '../progress/useProgress';
+
+interface Props {
+  id: string;
+  questionHtml: string;
+  choicesHtml: string[];
+  answer: number;
+  explanationHtml: string;
+}
+
+/** Pick a choice, check it; the answer is remembered on this device and shown again on return. */
+export function QuizClient({ id, questionHtml, choicesHtml, answer, explanationHtml }: Props) {
+  const { value: saved } = useProgress((s) => s.quizzes[id]);
+  const [picked, setPicked] = useState<number | null>(null);
+  const name = useId();
+  const selected = picked ?? saved?.choice ?? null;
+  const checked = saved !== undefined && saved.choice === selected;
+
+  const check = () => {
+    if (selected === null) return;
+    progressActions().answerQuiz(id, selected, selected === answer);
+    setPicked(null);
+  };
+
+  return (
+    <form
+      className="quiz"
+      data-quiz-id={id}
+      onSubmit={(event) => {
+        event.preventDefault();
+        check();
+      }}
+    >
+      <fieldset>
+        <legend>
+          <span className="quiz-label">Check yourself</span>
+          <span dangerouslySetInnerHTML={{ __html: questionHtml }} />
+        </legend>
+        {choicesHtml.map((html, index) => {
+          const state = checked && index === selected ? (index === answer ? 'right' : 'wrong') : '';
+          return (
+            <label key={index} className={`quiz-choice ${state}`}>
+              <input type="radio" name={name} value={index} checked={selected === index} onChange={() => setPicked(index)} />
+              <span dangerouslySetInnerHTML={{ __html: html }} />
+            </label>
+          );
+        })}
+      </fieldset>
+      <button type="submit" disabled={selected === null || checked}>
+        Check answer
+      </button>
+      <div aria-live="polite">
+        {checked ? (
+          <div className={`quiz-feedback ${saved.correct ? 'right' : 'wrong'}`}>
+            <strong>{saved.correct ? 'Correct.' : 'Not quite.'}</strong>{' '}
+            {saved.correct ? <span dangerouslySetInnerHTML={{ __html: explanationHtml }} /> : 'Think again and pick another answer.'}
+          </div>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+import type { ChapterComponentName } from '@/lib/content/components';
+import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
+import { LabEmbed } from './LabEmbed';
+import { Quiz } from './Quiz';
+
+/** The one map from chapter tags to components; its keys must equal CHAPTER_COMPONENTS (tested). */
+export const mdxComponents = {
+  Callout,
+  Pitfall,
+  DeepDive,
+  Figure,
+  Quiz,
+  LabEmbed,
+  KeyTakeaways,
+  References,
+} satisfies Record<ChapterComponentName, unknown>;

@@ -1,0 +1,46 @@
+import Link from 'next/link';
+import { ContinueReading, ChapterMark } from './_components/progress/ProgressWidgets';
+import { getChapters } from '@/lib/content/chapters';
+
+export default function HomePage() {
+  const chapters = getChapters();
+  const parts = [...new Set(chapters.map((c) => c.part))];
+  return (
+    <main className="home">
+      <section className="hero">
+        <h1>Agentic RL Lab</h1>
+        <p className="lede">
+          How large language models become agents trained with reinforcement learning: the MDP view, SFT and LoRA,
+          PPO, DPO, GRPO and the newest research. Every algorithm comes with a lab that trains a tiny model in your
+          browser, on your GPU if you have one and on your CPU if you do not.
+        </p>
+        <ContinueReading chapters={chapters.map(({ slug, title, number }) => ({ slug, title, number }))} />
+      </section>
+      <section id="chapters" aria-labelledby="chapters-title">
+        <h2 id="chapters-title">The course</h2>
+        {parts.map((part) => (
+          <div key={part} className="part">
+            <h3>{part}</h3>
+            <ol className="chapter-cards">
+              {chapters
+                .filter((c) => c.part === part)
+                .map((c) => (
+                  <li key={c.slug} className="chapter-card">
+                    <Link href={`/chapters/${c.slug}/`}>
+                      <span className="card-number">Chapter {c.number}</span>
+                      <span className="card-title">
+                        <ChapterMark slug={c.slug} />
+                        {c.title}
+                      </span>
+                    </Link>
+                    <p>{c.summary}</p>
+                    <p className="card-meta">{c.minutes} min</p>
+                  </li>
+                ))}
+            </ol>
+          </div>
+        ))}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,23 @@
+/**
+ * The course map: the single source of truth for chapter order, slugs and grouping.
+ * Navigation (sidebar, prev/next, home cards, sitemap, search) is derived from this list;
+ * tests require every entry to have exactly one `content/chapters/NN-slug.mdx` and vice versa.
+ */
+export interface CourseEntry {
+  /** URL segment: /chapters/<slug>/ */
+  slug: string;
+  /** The part of the course the chapter belongs to, used to group the sidebar. */
+  part: 'Foundations' | 'Algorithms' | 'Practice';
+}
+
+export const course: readonly CourseEntry[] = [
+  { slug: 'agentic-rl', part: 'Foundations' },
+  { slug: 'sft-lora', part: 'Foundations' },
+  { slug: 'distributed-training', part: 'Foundations' },
+  { slug: 'ppo', part: 'Algorithms' },
+  { slug: 'dpo', part: 'Algorithms' },
+  { slug: 'grpo', part: 'Algorithms' },
+  { slug: 'pipeline', part: 'Practice' },
+  { slug: 'research-2025', part: 'Practice' },
+  { slug: 'agent-data', part: 'Practice' },
+];

@@ -1,0 +1,22 @@
+/**
+ * The labs registry: every lab here has its own full-page route, app/labs/<slug>/page.tsx (a static
+ * folder rather than a [slug] route, because a static export cannot have a dynamic route with no pages
+ * and each lab's code should be its own chunk), its code in labs/<slug>/, and may be embedded in
+ * chapters with <LabEmbed lab="<slug>" />. Tests check that the registry and the route folders agree.
+ */
+export interface LabEntry {
+  slug: string;
+  title: string;
+  summary: string;
+  /** The chapter that teaches what the lab trains. */
+  chapter: string;
+}
+
+export const labs: readonly LabEntry[] = [];
+
+/** Labs the course plans, shown on the labs index so readers know what is coming. */
+export const plannedLabs: readonly Omit<LabEntry, 'slug'>[] = [
+  { title: 'GRPO with a verifiable reward', summary: 'Train a tiny model on arithmetic with group-relative advantages and watch held-out accuracy climb.', chapter: 'grpo' },
+  { title: 'PPO actor-critic', summary: 'An actor-critic learns a small environment with clipped policy updates and GAE.', chapter: 'ppo' },
+  { title: 'DPO from preference pairs', summary: 'Preference pairs from the verifiable task, trained against a frozen reference.', chapter: 'dpo' },
+];

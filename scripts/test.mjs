@@ -1,0 +1,37 @@
+// `npm test`: unit and content tests, then a fresh static build, then end-to-end tests in real Chromium.
+// Chromium is installed from Debian when running as root; otherwise we stop and say how. Never skipped.
+import { spawnSync } from 'node:child_process';
+import { findChromium } from './chromium.mjs';
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+
+function run(command, args, label) {
+  console.log(`\n▶ ${label}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  console.log(`  ${label}: ${result.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function ensureChromium() {
+  if (findChromium()) return;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      '\nChromium is needed for the end-to-end tests and is not installed.\n' +
+        'Install it with:  sudo apt-get update && sudo apt-get install -y chromium\n' +
+        '(or set CHROMIUM_PATH to a Chromium binary), then run npm test again.',
+    );
+    process.exit(1);
+  }
+  run('apt-get', ['update', '-qq'], 'apt-get update');
+  run('apt-get', ['install', '-y', '-qq', 'chromium'], 'install Debian chromium for the browser tests');
+  if (!findChromium()) {
+    console.error('apt-get reported success but no Chromium binary was found at /usr/lib/chromium/chromium.');
+    process.exit(1);
+  }
+}
+
+run('npx', ['vitest', 'run'], 'unit and content tests (vitest)');
+ensureChromium();
+run('npx', ['next', 'build'], 'static build (next build → out/)');
+run('npx', ['playwright', 'test'], 'end-to-end tests (Playwright, Chromium)');

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { course } from '@/content/course';
+import { labs } from '@/content/labs';
+import { chapterFiles, getChapters } from '@/lib/content/chapters';
+import { compileChapter, type CompiledChapter } from '@/lib/content/compile';
+import { CHAPTER_COMPONENTS } from '@/lib/content/components';
+import { mdxComponents } from '@/app/_components/mdx/registry';
+
+// Ids the chapter page itself adds around the MDX body (objectives, takeaways, references).
+const PAGE_IDS = ['objectives-title', 'key-takeaways-title', 'references-title', 'main'];
+
+let compiled: CompiledChapter[] = [];
+
+beforeAll(async () => {
+  // Compiling is strict: frontmatter, every formula, every tag and quiz are checked here.
+  compiled = await Promise.all(getChapters().map((c) => compileChapter(c.slug)));
+}, 120_000);
+
+describe('course map and chapter files', () => {
+  it('has one file per course-map entry, numbered in course order', () => {
+    const files = chapterFiles();
+    expect([...files.keys()].sort()).toEqual(course.map((c) => c.slug).sort());
+    for (const [index, entry] of course.entries()) expect(files.get(entry.slug)?.number).toBe(index + 1);
+  });
+
+  it('covers the nine chapters of the course in order', () => {
+    expect(course.map((c) => c.slug)).toEqual([
+      'agentic-rl',
+      'sft-lora',
+      'distributed-training',
+      'ppo',
+      'dpo',
+      'grpo',
+      'pipeline',
+      'research-2025',
+      'agent-data',
+    ]);
+  });
+
+  it('has a component registry with exactly the allowed tags', () => {
+    expect(Object.keys(mdxComponents).sort()).toEqual([...CHAPTER_COMPONENTS].sort());
+  });
+});
+
+describe('every chapter', () => {
+  it('compiles, with headings for the table of contents', () => {
+    expect(compiled).toHaveLength(course.length);
+    for (const chapter of compiled) {
+      expect(chapter.code.length, chapter.meta.file).toBeGreaterThan(500);
+      expect(chapter.headings.length, `${chapter.meta.file} has no ## headings`).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('has a real opening section, not a placeholder', () => {
+    for (const chapter of compiled) expect(chapter.meta.words, chapter.meta.file).toBeGreaterThanOrEqual(400);
+  });
+
+  it('links only to pages and anchors that exist', () => {
+    const anchors = new Map(compiled.map((c) => [c.meta.slug, new Set([...c.headings.map((h) => h.id), ...PAGE_IDS])]));
+    const labSlugs = new Set(labs.map((l) => l.slug));
+    const problems: string[] = [];
+    for (const chapter of compiled) {
+      for (const { url, line } of chapter.links) {
+        const where = `${chapter.meta.file}:${line}`;
+        if (/^https?:\/\//.test(url)) {
+          if (!URL.canParse(url)) problems.push(`${where}: malformed URL ${url}`);
+          continue;
+        }
+        if (url.startsWith('#')) {
+          if (!anchors.get(chapter.meta.slug)!.has(url.slice(1))) problems.push(`${where}: no heading #${url.slice(1)} in this chapter`);
+          continue;
+        }
+        const chapterLink = /^\/chapters\/([a-z0-9-]+)\/(?:#([a-z0-9-]+))?$/.exec(url);
+        const labLink = /^\/labs\/(?:([a-z0-9-]+)\/)?$/.exec(url);
+        if (chapterLink) {
+          const target = anchors.get(chapterLink[1]);
+          if (!target) problems.push(`${where}: no chapter "${chapterLink[1]}"`);
+          else if (chapterLink[2] && !target.has(chapterLink[2])) problems.push(`${where}: no heading #${chapterLink[2]} in ${chapterLink[1]}`);
+        } else if (labLink) {
+          if (labLink[1] && !labSlugs.has(labLink[1])) problems.push(`${where}: no lab "${labLink[1]}"`);
+        } else if (url !== '/' && url !== '/search/') {
+          problems.push(`${where}: internal links must look like /chapters/<slug>/#anchor, got ${url}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('uses figures that exist and labs that are registered', () => {
+    const labSlugs = new Set(labs.map((l) => l.slug));
+    for (const chapter of compiled) {
+      for (const src of chapter.figures) expect(fs.existsSync(path.join('public', src)), `${chapter.meta.file}: ${src}`).toBe(true);
+      for (const lab of [...chapter.labs, ...chapter.meta.labs]) expect(labSlugs.has(lab), `${chapter.meta.file}: lab ${lab}`).toBe(true);
+    }
+  });
+
+  it('gives every quiz a course-wide unique id that starts with its chapter number', () => {
+    const ids = compiled.flatMap((c) => c.quizIds);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const chapter of compiled) {
+      for (const id of chapter.quizIds) expect(id.startsWith(`ch${String(chapter.meta.number).padStart(2, '0')}-`), id).toBe(true);
+    }
+  });
+});
+
+describe('chapter 1, written in full', () => {
+  it('has at least 2,500 words of prose, a comparison table, math, a quiz and references', () => {
+    const first = compiled[0];
+    expect(first.meta.slug).toBe('agentic-rl');
+    expect(first.meta.words).toBeGreaterThanOrEqual(2500);
+    expect(first.quizIds.length).toBeGreaterThanOrEqual(1);
+    expect(first.code).toContain('table');
+    expect(first.code).toContain('katex-display');
+    expect(first.code).toContain('References');
+    expect(first.links.filter((l) => l.url.startsWith('https://')).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('labs registry', () => {
+  it('has a full-page route folder for every lab and no route for an unregistered one', () => {
+    const routeDirs = fs
+      .readdirSync('app/labs', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && fs.existsSync(path.join('app/labs', d.name, 'page.tsx')))
+      .map((d) => d.name)
+      .sort();
+    expect(routeDirs).toEqual(labs.map((l) => l.slug).sort());
+  });
+});

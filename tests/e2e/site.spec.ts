@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+const PROGRESS_KEY = 'agentic-rl-lab:progress';
+
+/** Collect uncaught errors, console errors and failed requests: a page that "looks fine" but threw is broken. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // Failed loads are reported below with their URL.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
+  return errors;
+}
+
+test('a reader goes from the home page through a chapter, answers a quiz, and keeps progress after reload', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Agentic RL Lab' })).toBeVisible();
+  await expect(page.locator('.chapter-card')).toHaveCount(9);
+  await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeVisible();
+
+  await page.locator('.chapter-card a').first().click();
+  await expect(page).toHaveURL(/\/chapters\/agentic-rl\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  // Math was rendered at build time: KaTeX markup is in the page and visible, no raw $...$ left.
+  const display = page.locator('.katex-display').first();
+  await display.scrollIntoViewIfNeeded();
+  await expect(display).toBeVisible();
+  expect(await page.locator('.katex').count()).toBeGreaterThan(5);
+  await expect(page.locator('.prose')).not.toContainText('$$');
+
+  // The on-page table of contents jumps to its heading.
+  const tocLink = page.locator('.toc a').nth(1);
+  const anchor = (await tocLink.getAttribute('href'))!;
+  await tocLink.click();
+  await expect(page).toHaveURL(new RegExp(`${anchor}$`));
+  await expect(page.locator(anchor)).toBeInViewport();
+
+  // Next, then previous.
+  await page.getByRole('link', { name: /Next →/ }).click();
+  await expect(page).toHaveURL(/\/chapters\/sft-lora\/$/);
+  await page.getByRole('link', { name: /← Previous/ }).click();
+  await expect(page).toHaveURL(/\/chapters\/agentic-rl\/$/);
+
+  // Answer the first quiz: a wrong answer first, then the right one.
+  const quiz = page.locator('form.quiz').first();
+  await quiz.scrollIntoViewIfNeeded();
+  const quizId = await quiz.getAttribute('data-quiz-id');
+  const choices = quiz.locator('.quiz-choice');
+  const count = await choices.count();
+  let correctIndex = -1;
+  for (let i = 0; i < count; i++) {
+    await choices.nth(i).click();
+    await quiz.getByRole('button', { name: 'Check answer' }).click();
+    const feedback = quiz.locator('.quiz-feedback');
+    await expect(feedback).toBeVisible();
+    if ((await feedback.textContent())?.startsWith('Correct')) {
+      correctIndex = i;
+      break;
+    }
+    await expect(feedback).toContainText('Not quite');
+  }
+  expect(correctIndex).toBeGreaterThanOrEqual(0);
+
+  await page.getByRole('button', { name: 'Mark chapter as completed' }).click();
+  await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
+
+  await page.reload();
+  const quizAfter = page.locator(`form.quiz[data-quiz-id="${quizId}"]`);
+  await expect(quizAfter.locator('.quiz-feedback')).toContainText('Correct');
+  await expect(quizAfter.locator('input[type=radio]').nth(correctIndex)).toBeChecked();
+  await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
+
+  await page.goto('/');
+  await expect(page.getByText('You have completed 1 of 9 chapters.')).toBeVisible();
+  await expect(page.locator('.chapter-card').first().locator('.chapter-mark.done')).toBeVisible();
+  await expect(page.getByRole('link', { name: /Continue: 2\./ })).toBeVisible();
+
+  // Reset forgets everything.
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.getByRole('button', { name: 'Reset progress' }).click();
+  await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a corrupt stored progress value is discarded and the page still works', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  await page.evaluate((key) => localStorage.setItem(key, '{"state": {"chapters": 5'), PROGRESS_KEY);
+  await page.goto('/chapters/ppo/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Mark chapter as completed' }).click();
+  await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
+  const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), PROGRESS_KEY);
+  expect(stored.state.chapters.ppo.completedAt).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+for (const path of ['/', '/chapters/agentic-rl/']) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`axe finds no serious or critical violations on ${path} (${theme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.locator('details.deep-dive').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
+    });
+  }
+}
+
+test('the theme toggle switches themes and remembers the choice', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/chapters/agentic-rl/');
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe('rgb(255, 255, 255)');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  expect(await background()).toBe('rgb(17, 20, 24)');
+  await page.reload();
+  expect(await background()).toBe('rgb(17, 20, 24)');
+  await expect(page.getByRole('button', { name: 'Switch to light theme' })).toBeVisible();
+});
+
+test('on a phone the chapter fits the screen and the chapter list is still reachable', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto('/chapters/agentic-rl/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: /9\./ })).toBeAttached();
+  await context.close();
+});
+
+test('unknown addresses get the 404 page with a 404 status', async ({ page }) => {
+  const response = await page.goto('/chapters/no-such-chapter/');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to the course map' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the sitemap lists every chapter and lab page, and each of them serves', async ({ page, request }) => {
+  const xml = await (await request.get('/sitemap.xml')).text();
+  const urls = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  const chapterUrls = urls.filter((u) => u.startsWith('/chapters/'));
+  expect(chapterUrls).toHaveLength(9);
+  expect(urls).toContain('/labs/');
+  for (const url of urls) {
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }), url).toBeVisible();
+  }
+});
+
+test('search finds chapter sections and links to them', async ({ page }) => {
+  await page.goto('/search/?q=reward');
+  await expect(page.getByLabel('Search chapters')).toHaveValue('reward');
+  const results = page.locator('.search-results li');
+  await expect(results.first()).toBeVisible();
+  await page.getByLabel('Search chapters').fill('zzzz-no-such-term');
+  await expect(page.getByRole('status')).toHaveText('0 results');
+  await page.getByLabel('Search chapters').fill('advantage');
+  await results.first().getByRole('link').click();
+  await expect(page).toHaveURL(/\/chapters\/[a-z0-9-]+\/(#[a-z0-9-]+)?$/);
+});
+
+// String literals that survive minification: tfjs-core's URL flag prefix and recharts' wrapper class.
+const HEAVY_LIBRARY_MARKERS = /tfjsflags|recharts-wrapper/;
+
+test('the heavy-library markers really occur in tfjs and recharts', () => {
+  expect(fs.readFileSync('node_modules/@tensorflow/tfjs-core/dist/environment.js', 'utf8')).toMatch(HEAVY_LIBRARY_MARKERS);
+  expect(fs.readFileSync('node_modules/recharts/es6/chart/RechartsWrapper.js', 'utf8')).toMatch(HEAVY_LIBRARY_MARKERS);
+});
+
+test('a chapter page loads no tfjs or charting code, prefetches included', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) scripts.push(await response.text());
+  });
+  await page.goto('/chapters/grpo/');
+  await page.mouse.wheel(0, 20000);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(1000);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const source of scripts) {
+    expect(source).not.toMatch(HEAVY_LIBRARY_MARKERS);
+  }
+});

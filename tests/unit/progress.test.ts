@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { createProgressStore, PROGRESS_STORAGE_KEY } from '@/lib/progress/store';
+import { PROGRESS_VERSION } from '@/lib/progress/schema';
+
+/** An in-memory Storage, so each test has its own "device". */
+class MemoryStorage implements Storage {
+  private items = new Map<string, string>();
+  failWrites = false;
+  get length() {
+    return this.items.size;
+  }
+  clear() {
+    this.items.clear();
+  }
+  getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number) {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string) {
+    if (this.failWrites) throw new DOMException('quota', 'QuotaExceededError');
+    this.items.set(key, value);
+  }
+}
+
+async function storeOn(storage: MemoryStorage) {
+  const store = createProgressStore(() => storage);
+  await store.persist.rehydrate();
+  return store;
+}
+
+describe('progress store', () => {
+  it('records opened and completed chapters and quiz answers, and restores them on a new visit', async () => {
+    const storage = new MemoryStorage();
+    const first = await storeOn(storage);
+    first.getState().markOpened('ppo', 1000);
+    first.getState().markOpened('ppo', 2000); // reopening keeps the first time but moves "last visited"
+    first.getState().setCompleted('ppo', true, 3000);
+    first.getState().answerQuiz('ch04-clip', 2, true, 4000);
+
+    const second = await storeOn(storage);
+    const state = second.getState();
+    expect(state.chapters.ppo).toEqual({ openedAt: 1000, completedAt: 3000 });
+    expect(state.quizzes['ch04-clip']).toEqual({ choice: 2, correct: true, at: 4000 });
+    expect(state.lastVisited).toEqual({ slug: 'ppo', at: 2000 });
+  });
+
+  it('can un-complete a chapter', async () => {
+    const store = await storeOn(new MemoryStorage());
+    store.getState().setCompleted('dpo', true, 10);
+    store.getState().setCompleted('dpo', false, 20);
+    expect(store.getState().chapters.dpo?.completedAt).toBeUndefined();
+  });
+
+  it('reset forgets everything, in memory and on the device', async () => {
+    const storage = new MemoryStorage();
+    const store = await storeOn(storage);
+    store.getState().markOpened('grpo', 5);
+    store.getState().answerQuiz('ch06-kl', 0, false, 6);
+    store.getState().reset();
+    expect(store.getState().chapters).toEqual({});
+    expect(store.getState().quizzes).toEqual({});
+    expect(store.getState().lastVisited).toBeUndefined();
+    const again = await storeOn(storage);
+    expect(again.getState().chapters).toEqual({});
+  });
+
+  it('discards unreadable JSON and removes it from storage', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(PROGRESS_STORAGE_KEY, '{"state": {"chapters": ');
+    const store = await storeOn(storage);
+    expect(store.getState().chapters).toEqual({});
+    expect(storage.getItem(PROGRESS_STORAGE_KEY)).toBeNull();
+    store.getState().markOpened('ppo', 1);
+    expect(JSON.parse(storage.getItem(PROGRESS_STORAGE_KEY)!).state.chapters.ppo.openedAt).toBe(1);
+  });
+
+  it.each([
+    ['a value of the wrong shape', { state: { chapters: { ppo: { openedAt: 'yesterday' } }, quizzes: {} }, version: PROGRESS_VERSION }],
+    ['an outdated version', { state: { chapters: { ppo: { openedAt: 1 } }, quizzes: {} }, version: 0 }],
+    ['a value that is not an object', 42],
+    ['a prototype-polluting key', `{"state":{"chapters":{"__proto__":{"polluted":true}},"quizzes":{}},"version":${PROGRESS_VERSION}}`],
+  ])('discards %s without breaking', async (_label, stored) => {
+    const storage = new MemoryStorage();
+    storage.setItem(PROGRESS_STORAGE_KEY, typeof stored === 'string' ? stored : JSON.stringify(stored));
+    const store = await storeOn(storage);
+    expect(store.getState().chapters).toEqual({});
+    expect(store.getState().quizzes).toEqual({});
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    store.getState().markOpened('dpo', 7); // and it keeps working
+    expect(store.getState().chapters.dpo?.openedAt).toBe(7);
+  });
+
+  it('keeps a valid stored value', async () => {
+    const storage = new MemoryStorage();
+    const stored = { state: { chapters: { ppo: { openedAt: 1 } }, quizzes: { 'ch04-a': { choice: 1, correct: false, at: 2 } } }, version: PROGRESS_VERSION };
+    storage.setItem(PROGRESS_STORAGE_KEY, JSON.stringify(stored));
+    const store = await storeOn(storage);
+    expect(store.getState().chapters.ppo?.openedAt).toBe(1);
+    expect(store.getState().quizzes['ch04-a']?.choice).toBe(1);
+  });
+
+  it('keeps working in memory when the device refuses writes', async () => {
+    const storage = new MemoryStorage();
+    storage.failWrites = true;
+    const store = await storeOn(storage);
+    expect(() => store.getState().markOpened('ppo', 1)).not.toThrow();
+    expect(store.getState().chapters.ppo?.openedAt).toBe(1);
+  });
+
+  it('works with no storage at all (server rendering, blocked storage)', async () => {
+    const store = createProgressStore(() => undefined);
+    await store.persist.rehydrate();
+    store.getState().answerQuiz('ch01-x', 1, true, 3);
+    expect(store.getState().quizzes['ch01-x']?.correct).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressStore, PROGRESS_STORAGE_KEY } from '@/lib/progress/store';
-import { PROGRESS_VERSION } from '@/lib/progress/schema';
+import { parseStoredProgress, PROGRESS_VERSION } from '@/lib/progress/schema';
 
 /** An in-memory Storage, so each test has its own "device". */
 class MemoryStorage implements Storage {
@@ -117,5 +117,32 @@ describe('progress store', () => {
     await store.persist.rehydrate();
     store.getState().answerQuiz('ch01-x', 1, true, 3);
     expect(store.getState().quizzes['ch01-x']?.correct).toBe(true);
+  });
+});
+
+describe('stored progress validation', () => {
+  const valid = { chapters: { ppo: { openedAt: 1, completedAt: 2 } }, quizzes: { 'ch04-a': { choice: 1, correct: true, at: 3 } }, lastVisited: { slug: 'ppo', at: 4 } };
+
+  it('accepts exactly the current shape', () => {
+    expect(parseStoredProgress(valid, PROGRESS_VERSION)).toEqual(valid);
+    expect(parseStoredProgress({ chapters: {}, quizzes: {} }, PROGRESS_VERSION)).toEqual({ chapters: {}, quizzes: {} });
+  });
+
+  it.each([
+    ['a non-integer time', { ...valid, chapters: { ppo: { openedAt: 1.5 } } }],
+    ['a negative time', { ...valid, lastVisited: { slug: 'ppo', at: -1 } }],
+    ['an unknown field', { ...valid, extra: true }],
+    ['an unknown chapter field', { ...valid, chapters: { ppo: { openedAt: 1, score: 3 } } }],
+    ['a bad chapter key', { ...valid, chapters: { 'Bad Key': {} } }],
+    ['a bad quiz id', { ...valid, quizzes: { q1: { choice: 0, correct: true, at: 1 } } }],
+    ['a non-boolean correctness', { ...valid, quizzes: { 'ch04-a': { choice: 0, correct: 'yes', at: 1 } } }],
+    ['an array for chapters', { ...valid, chapters: [] }],
+    ['a missing quizzes record', { chapters: {} }],
+  ])('rejects %s', (_label, value) => {
+    expect(parseStoredProgress(value, PROGRESS_VERSION)).toEqual({ chapters: {}, quizzes: {} });
+  });
+
+  it('rejects any other version', () => {
+    expect(parseStoredProgress(valid, PROGRESS_VERSION + 1)).toEqual({ chapters: {}, quizzes: {} });
   });
 });

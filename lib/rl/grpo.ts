@@ -1,0 +1,216 @@
+// GRPO (TRL GRPOTrainer): group-relative advantages and the clipped surrogate loss.
+import * as tf from '@tensorflow/tfjs';
+
+import { asFloat, maskedTokenMean, stopGradient } from './ops';
+
+export type ScaleRewards = 'group' | 'batch' | 'none';
+export type GrpoLossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
+export type ImportanceSamplingLevel = 'token' | 'sequence';
+
+export const SCALE_REWARDS: readonly ScaleRewards[] = ['group', 'batch', 'none'];
+export const GRPO_LOSS_TYPES: readonly GrpoLossType[] = ['grpo', 'bnpo', 'dr_grpo', 'dapo'];
+export const IMPORTANCE_SAMPLING_LEVELS: readonly ImportanceSamplingLevel[] = ['token', 'sequence'];
+
+/** TRL's legacy booleans: true → 'group', false → 'none'. */
+export function resolveScaleRewards(s: ScaleRewards | boolean | undefined): ScaleRewards {
+  if (s === undefined || s === true) return 'group';
+  if (s === false) return 'none';
+  if (!SCALE_REWARDS.includes(s)) {
+    throw new Error(`scaleRewards must be one of ${SCALE_REWARDS.join(', ')}, true or false; got ${String(s)}`);
+  }
+  return s;
+}
+
+export type GrpoAdvantagesOut = {
+  /** [N]: (r − group mean) / (std + 1e-4), 0 for unscorable rows. */
+  advantages: tf.Tensor1D;
+  /** [N]: Σ_f w_f r_f ignoring NaN (nansum); 0 for unscorable rows. */
+  rewards: tf.Tensor1D;
+  /** [N]: 1 where at least one reward function scored the row. */
+  scorable: tf.Tensor1D;
+  /** TRL's `reward` metric: mean reward over scorable rows. */
+  reward: tf.Scalar;
+  /** TRL's `reward_std`: mean over rows of the std used (group std for 'none'). */
+  rewardStd: tf.Scalar;
+  /** TRL's `frac_reward_zero_std`: share of rows whose std is ~0. */
+  fracRewardZeroStd: tf.Scalar;
+};
+
+/** Masked mean and unbiased std along `axis` (kept); fewer than 2 scored rows give std 0. */
+function maskedMeanStd(x: tf.Tensor, m: tf.Tensor, axis?: number): { mean: tf.Tensor; std: tf.Tensor } {
+  const keep = axis !== undefined;
+  const n = tf.sum(m, axis, keep);
+  const mean = tf.div(tf.sum(tf.mul(x, m), axis, keep), tf.maximum(n, 1));
+  const ss = tf.sum(tf.mul(m, tf.square(tf.sub(x, mean))), axis, keep);
+  // n < 2 ⇒ ss = 0, so max(n − 1, 1) yields std 0 there (TRL: std 0 when a group has one row).
+  return { mean, std: tf.sqrt(tf.div(ss, tf.maximum(tf.sub(n, 1), 1))) };
+}
+
+/**
+ * rewardsPerFunc [N, F] with NaN where a function did not score a row; prompt i owns rows iG … iG+G−1.
+ * Unscorable rows (every function NaN) are left out of their group's mean and std and get advantage 0.
+ */
+export function grpoAdvantages(
+  rewardsPerFunc: tf.Tensor2D,
+  opts: { numGenerations: number; rewardWeights?: number[]; scaleRewards?: ScaleRewards | boolean },
+): GrpoAdvantagesOut {
+  const [N, F] = rewardsPerFunc.shape;
+  const G = opts.numGenerations;
+  if (!Number.isInteger(G) || G < 1) throw new Error(`numGenerations must be a positive integer, got ${G}`);
+  if (N % G !== 0) throw new Error(`the number of rows (${N}) is not divisible by numGenerations (${G})`);
+  const weights = opts.rewardWeights ?? new Array<number>(F).fill(1);
+  if (weights.length !== F) throw new Error(`rewardWeights has ${weights.length} entries for ${F} reward functions`);
+  const scale = resolveScaleRewards(opts.scaleRewards);
+  return tf.tidy(() => {
+    const nan = tf.isNaN(rewardsPerFunc); // [N, F]
+    const weighted = tf.mul(rewardsPerFunc, tf.tensor1d(weights)); // [N, F]
+    const r = tf.sum(tf.where(nan, tf.zerosLike(weighted), weighted), 1) as tf.Tensor1D; // nansum, [N]
+    const m = tf.cast(tf.any(tf.logicalNot(nan), 1), 'float32') as tf.Tensor1D; // [N]
+    const P = N / G;
+    const group = maskedMeanStd(tf.reshape(r, [P, G]), tf.reshape(m, [P, G]), 1); // [P, 1] each
+    const mean = tf.reshape(tf.tile(group.mean, [1, G]), [N]);
+    const std =
+      scale === 'batch'
+        ? tf.mul(tf.onesLike(r), maskedMeanStd(r, m).std)
+        : tf.reshape(tf.tile(group.std, [1, G]), [N]); // [N]
+    let adv = tf.mul(tf.sub(r, mean), m);
+    if (scale !== 'none') adv = tf.div(adv, tf.add(std, 1e-4));
+    return {
+      advantages: adv as tf.Tensor1D,
+      rewards: r,
+      scorable: m,
+      reward: maskedTokenMean(r, m),
+      rewardStd: tf.mean(std) as tf.Scalar,
+      fracRewardZeroStd: tf.mean(tf.cast(tf.lessEqual(tf.abs(std), 1e-8), 'float32')) as tf.Scalar,
+    };
+  });
+}
+
+export interface GrpoLossArgs {
+  /** [B, T] per-token log-probs under the current policy (differentiated). */
+  logps: tf.Tensor2D;
+  /** [B, T] log-probs under the sampling policy; omitted = logps, not differentiated (ratio 1). */
+  oldLogps?: tf.Tensor2D;
+  /** [B, T] log-probs under the reference policy; required when beta ≠ 0. */
+  refLogps?: tf.Tensor2D;
+  /** [B] one advantage per completion. */
+  advantages: tf.Tensor1D;
+  /** [B, T] completion mask, 1 = real completion token. */
+  mask: tf.Tensor2D;
+  /** [B, T] per-token entropies, only for the `entropy` metric. */
+  entropies?: tf.Tensor2D;
+  lossType?: GrpoLossType;
+  importanceSamplingLevel?: ImportanceSamplingLevel;
+  beta?: number;
+  epsilon?: number;
+  epsilonHigh?: number;
+  /** dr_grpo's constant denominator per row; defaults to T. */
+  maxCompletionLength?: number;
+  /** dapo's denominator: active tokens in the whole generation batch (gradient accumulation); defaults to Σ mask. */
+  numItemsInBatch?: number;
+}
+
+export type GrpoMetrics = {
+  kl?: tf.Scalar;
+  entropy?: tf.Scalar;
+  'clip_ratio/low_mean': tf.Scalar;
+  'clip_ratio/high_mean': tf.Scalar;
+  'clip_ratio/region_mean': tf.Scalar;
+};
+
+/** Resolved GRPO hyper-parameters with TRL v1's defaults, validated. */
+export function grpoConfig(a: Omit<GrpoLossArgs, 'logps' | 'oldLogps' | 'refLogps' | 'advantages' | 'mask'>) {
+  const lossType = a.lossType ?? 'dapo';
+  const level = a.importanceSamplingLevel ?? 'token';
+  const beta = a.beta ?? 0;
+  const epsilon = a.epsilon ?? 0.2;
+  const epsilonHigh = a.epsilonHigh ?? epsilon;
+  if (!GRPO_LOSS_TYPES.includes(lossType)) {
+    throw new Error(`unknown lossType '${lossType}' (expected ${GRPO_LOSS_TYPES.join(', ')})`);
+  }
+  if (!IMPORTANCE_SAMPLING_LEVELS.includes(level)) {
+    throw new Error(`unknown importanceSamplingLevel '${level}' (expected token or sequence)`);
+  }
+  if (!(beta >= 0) || !Number.isFinite(beta)) throw new Error(`beta must be a finite number ≥ 0, got ${beta}`);
+  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
+    throw new Error(`epsilon must be a finite number > 0, got ${epsilon}`);
+  }
+  if (!(epsilonHigh > 0) || !Number.isFinite(epsilonHigh)) {
+    throw new Error(`epsilonHigh must be a finite number > 0, got ${epsilonHigh}`);
+  }
+  const { maxCompletionLength: L, numItemsInBatch: n } = a;
+  if (L !== undefined && !(Number.isInteger(L) && L > 0)) {
+    throw new Error(`maxCompletionLength must be a positive integer, got ${L}`);
+  }
+  if (n !== undefined && !(n > 0)) throw new Error(`numItemsInBatch must be > 0, got ${n}`);
+  return { lossType, level, beta, epsilon, epsilonHigh, maxCompletionLength: L, numItemsInBatch: n };
+}
+
+function checkSame(name: string, t: tf.Tensor | undefined, shape: number[]): void {
+  if (t && (t.rank !== 2 || t.shape[0] !== shape[0] || t.shape[1] !== shape[1])) {
+    throw new Error(`${name} must be [${shape}], got [${t.shape}]`);
+  }
+}
+
+/**
+ * TRL's GRPO loss: −min(w·A, clip(w, 1−ε, 1+ε_high)·A) + β·KL per token, aggregated by lossType,
+ * where w is exp(lp − old) per token, or exp of the masked mean token log-ratio per sequence (GSPO).
+ * Inside optimizer.minimize / tf.variableGrads only the returned loss survives the tape's tidy:
+ * tf.keep() the metric tensors you want to log, and dispose them after reading.
+ */
+export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMetrics } {
+  const { logps, oldLogps, refLogps, advantages, mask, entropies } = args;
+  const cfg = grpoConfig(args);
+  if (logps.rank !== 2) throw new Error(`logps must be [B, T], got [${logps.shape}]`);
+  const [B, T] = logps.shape;
+  const sameShape = { oldLogps, refLogps, mask, entropies };
+  for (const [k, t] of Object.entries(sameShape)) checkSame(k, t, [B, T]);
+  if (advantages.rank !== 1 || advantages.shape[0] !== B) {
+    throw new Error(`advantages must be [${B}], got [${advantages.shape}]`);
+  }
+  if (cfg.beta !== 0 && !refLogps) throw new Error('refLogps is required when beta ≠ 0');
+  return tf.tidy(() => {
+    const m = asFloat(mask); // [B, T]
+    const A = tf.reshape(advantages, [B, 1]);
+    const old = oldLogps ?? stopGradient(logps);
+    // Zeroing padded log-ratios keeps exp finite there; those tokens are masked out anyway.
+    const logRatio = tf.mul(tf.sub(logps, old), m); // [B, T]
+    const logW =
+      cfg.level === 'token'
+        ? logRatio
+        : tf.div(tf.sum(logRatio, -1, true), tf.maximum(tf.sum(m, -1, true), 1)); // [B, 1]
+    const coef1 = tf.exp(logW);
+    const coef2 = tf.clipByValue(coef1, 1 - cfg.epsilon, 1 + cfg.epsilonHigh);
+    let perToken = tf.neg(tf.minimum(tf.mul(coef1, A), tf.mul(coef2, A))); // [B, T] or [B, 1]
+    let kl: tf.Tensor | undefined;
+    if (cfg.beta !== 0) {
+      const d = tf.mul(tf.sub(refLogps as tf.Tensor2D, logps), m); // ref − lp, [B, T]
+      kl = tf.sub(tf.sub(tf.exp(d), d), 1);
+      perToken = tf.add(perToken, tf.mul(kl, cfg.beta));
+    }
+    const masked = tf.mul(perToken, m); // [B, T]
+    let loss: tf.Tensor;
+    if (cfg.lossType === 'grpo') {
+      loss = tf.mean(tf.div(tf.sum(masked, -1), tf.maximum(tf.sum(m, -1), 1)));
+    } else if (cfg.lossType === 'bnpo') {
+      loss = maskedTokenMean(perToken, m);
+    } else if (cfg.lossType === 'dr_grpo') {
+      loss = tf.div(tf.sum(masked), B * (cfg.maxCompletionLength ?? T));
+    } else {
+      loss = tf.div(tf.sum(masked), cfg.numItemsInBatch ?? tf.maximum(tf.sum(m), 1));
+    }
+    // TRL's masked_batch_mean: per sequence when the ratio is [B, 1], per token otherwise.
+    const batchMean = (x: tf.Tensor): tf.Scalar =>
+      cfg.level === 'sequence' ? (tf.mean(x) as tf.Scalar) : maskedTokenMean(x, m);
+    const low = tf.logicalAnd(tf.less(coef1, 1 - cfg.epsilon), tf.less(A, 0));
+    const high = tf.logicalAnd(tf.greater(coef1, 1 + cfg.epsilonHigh), tf.greater(A, 0));
+    const metrics: GrpoMetrics = {
+      'clip_ratio/low_mean': batchMean(tf.cast(low, 'float32')),
+      'clip_ratio/high_mean': batchMean(tf.cast(high, 'float32')),
+      'clip_ratio/region_mean': batchMean(tf.cast(tf.logicalOr(low, high), 'float32')),
+    };
+    if (kl) metrics.kl = maskedTokenMean(kl, m);
+    if (entropies) metrics.entropy = maskedTokenMean(entropies, m);
+    return { loss: loss as tf.Scalar, metrics };
+  });
+}

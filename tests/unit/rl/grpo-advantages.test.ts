@@ -1,0 +1,134 @@
+import * as tf from '@tensorflow/tfjs';
+import seedrandom from 'seedrandom';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { grpoAdvantages as grpoAdvantagesTensor } from '@/lib/rl/grpo';
+import { grpoAdvantages } from '@/lib/rl/index';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const s = Math.sqrt(1 / 3); // unbiased std of [1, 0, 0, 1] (and of [1, 0, 1])
+
+/** Independent float64 reference: weighted nansum, unscorable rows left out of mean and std. */
+function refAdvantages(perFunc: number[][], w: number[], G: number, scale: 'group' | 'batch' | 'none'): number[] {
+  const r = perFunc.map((row) => row.reduce((a, v, f) => (Number.isNaN(v) ? a : a + v * w[f]), 0));
+  const ok = perFunc.map((row) => row.some((v) => !Number.isNaN(v)));
+  const stats = (idx: number[]) => {
+    const xs = idx.filter((i) => ok[i]).map((i) => r[i]);
+    const mean = xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0;
+    const ss = xs.reduce((a, v) => a + (v - mean) ** 2, 0);
+    return { mean, std: xs.length > 1 ? Math.sqrt(ss / (xs.length - 1)) : 0 };
+  };
+  const all = stats(r.map((_, i) => i));
+  return r.map((ri, i) => {
+    if (!ok[i]) return 0;
+    const g = Math.floor(i / G);
+    const group = stats(Array.from({ length: G }, (_, k) => g * G + k));
+    const std = scale === 'batch' ? all.std : group.std;
+    return scale === 'none' ? ri - group.mean : (ri - group.mean) / (std + 1e-4);
+  });
+}
+
+function expectClose(actual: number[], expected: number[], tol = 1e-5): void {
+  expect(actual.length).toBe(expected.length);
+  actual.forEach((v, i) => expect(Math.abs(v - expected[i])).toBeLessThanOrEqual(tol * (1 + Math.abs(expected[i]))));
+}
+
+describe('grpoAdvantages', () => {
+  const rewards = [1, 0, 0, 1, 2, 2, 2, 2];
+
+  it("'group' (the default, and true): (r − group mean) / (unbiased group std + 1e-4)", () => {
+    const want = [0.5, -0.5, -0.5, 0.5].map((d) => d / (s + 1e-4)).concat([0, 0, 0, 0]);
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4 }).advantages, want);
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4, scaleRewards: 'group' }).advantages, want);
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4, scaleRewards: true }).advantages, want);
+  });
+
+  it("'batch': keeps the group mean, divides by the std of the whole batch", () => {
+    const batchStd = Math.sqrt(5.5 / 7); // mean 1.25, Σ(r − mean)² = 5.5
+    const want = [0.5, -0.5, -0.5, 0.5].map((d) => d / (batchStd + 1e-4)).concat([0, 0, 0, 0]);
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4, scaleRewards: 'batch' }).advantages, want);
+  });
+
+  it("'none' (and false): centred only", () => {
+    const want = [0.5, -0.5, -0.5, 0.5, 0, 0, 0, 0];
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4, scaleRewards: 'none' }).advantages, want);
+    expectClose(grpoAdvantages({ rewards, numGenerations: 4, scaleRewards: false }).advantages, want);
+  });
+
+  it('sums several reward functions with rewardWeights', () => {
+    // Weighted sums: 1·1 + 2·0 = 1, 0 + 2·0.5 = 1, 1 + 2·1 = 3, 0 + 0 = 0 → group of 4, mean 1.25.
+    const rewardsPerFunc = [[1, 0], [0, 0.5], [1, 1], [0, 0]];
+    const r = [1, 1, 3, 0];
+    const sd = Math.sqrt(r.reduce((a, v) => a + (v - 1.25) ** 2, 0) / 3);
+    const got = grpoAdvantages({ rewardsPerFunc, rewardWeights: [1, 2], numGenerations: 4 }).advantages;
+    expectClose(got, r.map((v) => (v - 1.25) / (sd + 1e-4)));
+    // Default weights are all 1: sums 1, 0.5, 2, 0.
+    const unweighted = grpoAdvantages({ rewardsPerFunc, numGenerations: 4, scaleRewards: 'none' }).advantages;
+    expectClose(unweighted, [1 - 0.875, 0.5 - 0.875, 2 - 0.875, -0.875]);
+  });
+
+  it('NaN in only one function is skipped (nansum); a row with every reward NaN is unscorable', () => {
+    const rewardsPerFunc = [[1, NaN], [NaN, NaN], [0, NaN], [NaN, 2]];
+    // Rows 0, 2, 3 score 1, 0, 0.5·2 = 1 → mean 2/3, std √(1/3); row 1 is out of the baseline, advantage 0.
+    const got = grpoAdvantages({ rewardsPerFunc, rewardWeights: [1, 0.5], numGenerations: 4 }).advantages;
+    expectClose(got, [1 / 3, 0, -2 / 3, 1 / 3].map((d) => d / (s + 1e-4)));
+    // Same with 'batch' and 'none'.
+    expectClose(grpoAdvantages({ rewardsPerFunc, rewardWeights: [1, 0.5], numGenerations: 4, scaleRewards: 'none' }).advantages, [
+      1 / 3, 0, -2 / 3, 1 / 3,
+    ]);
+    // A single-function NaN row via `rewards`.
+    expectClose(grpoAdvantages({ rewards: [1, NaN, 0, 1], numGenerations: 4 }).advantages, [1 / 3, 0, -2 / 3, 1 / 3].map((d) => d / (s + 1e-4)));
+  });
+
+  it('a group with one or no scorable row, or G = 1, gets advantage 0', () => {
+    expectClose(grpoAdvantages({ rewards: [NaN, 5, 1, 2], numGenerations: 2 }).advantages, [0, 0, -0.5 / (Math.SQRT1_2 + 1e-4), 0.5 / (Math.SQRT1_2 + 1e-4)]);
+    expectClose(grpoAdvantages({ rewards: [NaN, NaN], numGenerations: 2 }).advantages, [0, 0]);
+    expectClose(grpoAdvantages({ rewards: [3, 7], numGenerations: 1 }).advantages, [0, 0]);
+  });
+
+  it('matches the float64 reference on random inputs with NaNs, for every scaleRewards', () => {
+    const rng = seedrandom('adv');
+    for (let trial = 0; trial < 20; trial++) {
+      const G = 2 + Math.floor(rng() * 4);
+      const N = G * (1 + Math.floor(rng() * 3));
+      const F = 1 + Math.floor(rng() * 3);
+      const perFunc = Array.from({ length: N }, () => Array.from({ length: F }, () => (rng() < 0.25 ? NaN : 4 * rng() - 1)));
+      const w = Array.from({ length: F }, () => 2 * rng() - 0.5);
+      for (const scale of ['group', 'batch', 'none'] as const) {
+        const got = grpoAdvantages({ rewardsPerFunc: perFunc, rewardWeights: w, numGenerations: G, scaleRewards: scale });
+        expectClose(got.advantages, refAdvantages(perFunc, w, G, scale), 2e-4);
+      }
+    }
+  });
+
+  it('tensor form: metrics, and no leaks', () => {
+    const x = tf.tensor2d([[1], [0], [0], [1], [2], [2], [2], [2]]);
+    const before = tf.memory().numTensors;
+    const out = grpoAdvantagesTensor(x, { numGenerations: 4 });
+    expect(out.reward.dataSync()[0]).toBeCloseTo(1.25, 6);
+    expect(out.rewardStd.dataSync()[0]).toBeCloseTo(s / 2, 6); // mean over rows of [s×4, 0×4]
+    expect(out.fracRewardZeroStd.dataSync()[0]).toBeCloseTo(0.5, 6);
+    expect(Array.from(out.scorable.dataSync())).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(tf.memory().numTensors).toBe(before + 6);
+    tf.dispose(Object.values(out));
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('rejects bad input with clear errors', () => {
+    expect(() => grpoAdvantages({ rewards: [1, 2, 3], numGenerations: 2 })).toThrow(/not divisible by numGenerations/);
+    expect(() => grpoAdvantages({ rewards: [1, 2], numGenerations: 0 })).toThrow(/positive integer/);
+    expect(() => grpoAdvantages({ rewardsPerFunc: [[1, 2], [3]], numGenerations: 2 })).toThrow(/ragged/);
+    expect(() => grpoAdvantages({ rewardsPerFunc: [[1, 2], [3, 4]], rewardWeights: [1], numGenerations: 2 })).toThrow(
+      /rewardWeights has length 1, expected 2/,
+    );
+    expect(() => grpoAdvantages({ numGenerations: 2 })).toThrow(/exactly one of/);
+    expect(() => grpoAdvantages({ rewards: [1, 2], rewardsPerFunc: [[1], [2]], numGenerations: 2 })).toThrow(/exactly one of/);
+    expect(() => grpoAdvantages({ rewards: [1, Infinity], numGenerations: 2 })).toThrow(/finite number or NaN/);
+    expect(() =>
+      grpoAdvantages({ rewards: [1, 2], numGenerations: 2, scaleRewards: 'global' as unknown as 'group' }),
+    ).toThrow(/scaleRewards must be one of/);
+  });
+});

@@ -1,9 +1,13 @@
 // `npm test`: unit and content tests, then a fresh static build, then end-to-end tests in real Chromium.
 // Chromium is installed from Debian when running as root; otherwise we stop and say how. Never skipped.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { findChromium } from './chromium.mjs';
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+fs.mkdirSync('.tmp', { recursive: true });
+const VITEST_JSON = '.tmp/vitest-results.json';
+const PLAYWRIGHT_JSON = '.tmp/playwright-results.json';
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON };
 
 function run(command, args, label) {
   console.log(`\n▶ ${label}`);
@@ -31,7 +35,16 @@ function ensureChromium() {
   }
 }
 
-run('npx', ['vitest', 'run'], 'unit and content tests (vitest)');
+run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`], 'unit and content tests (vitest)');
 ensureChromium();
 run('npx', ['next', 'build'], 'static build (next build → out/)');
-run('npx', ['playwright', 'test'], 'end-to-end tests (Playwright, Chromium)');
+run('npx', ['playwright', 'test', '--reporter=list,json'], 'end-to-end tests (Playwright, Chromium)');
+
+// One closing line for the whole suite, counted from both runners' JSON reports.
+const unit = JSON.parse(fs.readFileSync(VITEST_JSON, 'utf8'));
+const e2e = JSON.parse(fs.readFileSync(PLAYWRIGHT_JSON, 'utf8')).stats;
+const passed = unit.numPassedTests + e2e.expected + e2e.flaky;
+const failed = unit.numFailedTests + e2e.unexpected;
+const skipped = unit.numPendingTests + unit.numTodoTests + e2e.skipped;
+console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 ? 0 : 1);

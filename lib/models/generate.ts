@@ -1,0 +1,129 @@
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from '@/lib/random';
+import { oneHotF32 } from './ops';
+import type { CausalLM } from './tiny-lm';
+
+/**
+ * Batched autoregressive sampling. Each step runs one forward pass over the whole (unfinished) batch, reads the
+ * next-token probabilities back with a single `await data()`, and samples in JS from a seeded generator: tfjs's
+ * multinomial differs per backend, this does not (backends agree on probabilities to ~1e-5, so the same seed gives
+ * the same completions everywhere except on near-ties). The prefix is recomputed each step (no KV cache): at
+ * context ≤ 32 that costs little and keeps the model code simple.
+ */
+
+export interface SamplingConfig {
+  /** Divides the logits before softmax. 0 means greedy (argmax). Default 1. */
+  temperature?: number;
+  /** Keep only the k most likely tokens, renormalised (0 or undefined = all). */
+  top_k?: number;
+}
+
+export interface GenerateConfig extends SamplingConfig {
+  /** Tokens generated at most per row, EOS included. */
+  max_completion_length: number;
+  eos_id: number;
+  /** Written after EOS so every row has max_completion_length tokens. */
+  pad_id: number;
+}
+
+export interface Generation {
+  /** [B][max_completion_length] generated tokens, PAD after EOS. */
+  completions: number[][];
+  /** [B][max_completion_length] 1 for generated tokens up to and including EOS, 0 after. */
+  completionMask: number[][];
+  /** Tokens generated per row (EOS included). */
+  lengths: number[];
+  /** Whether the row emitted EOS (false: cut off at max_completion_length). */
+  finished: boolean[];
+  /** [B][max_completion_length] log-prob of each sampled token under the sampling distribution (after temperature
+   * and top-k; 0 for greedy and for padding). For diagnostics: trainers recompute log-probs with the model. */
+  samplingLogprobs: number[][];
+}
+
+/** Samples completions for B prompts. Prompts may differ in length (rows are right-padded internally). */
+export async function generate(model: CausalLM, prompts: number[][], config: GenerateConfig, rng: Rng): Promise<Generation> {
+  const M = config.max_completion_length;
+  const longest = Math.max(...prompts.map((p) => p.length));
+  if (longest + M - 1 > model.config.context_length) {
+    throw new Error(`prompt (${longest}) + max_completion_length (${M}) − 1 exceeds context_length ${model.config.context_length}`);
+  }
+  const rows = prompts.map((p) => [...p]);
+  const out: Generation = {
+    completions: prompts.map(() => new Array(M).fill(config.pad_id)),
+    completionMask: prompts.map(() => new Array(M).fill(0)),
+    lengths: prompts.map(() => 0),
+    finished: prompts.map(() => false),
+    samplingLogprobs: prompts.map(() => new Array(M).fill(0)),
+  };
+  let active = prompts.map((_, i) => i);
+  for (let t = 0; t < M && active.length > 0; t++) {
+    const probs = await nextTokenProbs(model, active.map((i) => rows[i]), config.temperature ?? 1, config.pad_id);
+    const V = model.config.vocab_size;
+    active.forEach((i, j) => {
+      const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
+      rows[i].push(token);
+      out.completions[i][t] = token;
+      out.completionMask[i][t] = 1;
+      out.samplingLogprobs[i][t] = logprob;
+      out.lengths[i] = t + 1;
+      if (token === config.eos_id) out.finished[i] = true;
+    });
+    active = active.filter((i) => !out.finished[i]);
+  }
+  return out;
+}
+
+/**
+ * Next-token probabilities after each row, softmax(logits / temperature), as one flat [B·V] array read back once.
+ * Rows may have different lengths: they are right-padded, which causal attention makes harmless, and the logits
+ * are taken at each row's own last position.
+ */
+export async function nextTokenProbs(model: CausalLM, rows: number[][], temperature: number, padId: number): Promise<Float32Array> {
+  const B = rows.length;
+  const T = Math.max(...rows.map((r) => r.length));
+  const flat = new Int32Array(B * T).fill(padId);
+  rows.forEach((r, i) => flat.set(r, i * T));
+  const probs = tf.tidy(() => {
+    const ids = tf.tensor2d(flat, [B, T], 'int32');
+    const { logits, values } = model.forward(ids); // [B, T, V]
+    values?.dispose();
+    const last = oneHotF32(tf.tensor1d(rows.map((r) => r.length - 1), 'int32'), T); // [B, T]
+    const picked = tf.sum(tf.mul(logits, tf.expandDims(last, 2)), 1); // [B, V]
+    return tf.softmax(temperature > 0 ? tf.div(picked, temperature) : picked);
+  });
+  try {
+    return (await probs.data()) as Float32Array;
+  } finally {
+    probs.dispose();
+  }
+}
+
+/** Draws one token from a probability row (renormalised, so float error never matters). */
+export function sampleToken(probs: Float32Array, rng: Rng, config: SamplingConfig = {}): { token: number; logprob: number } {
+  const V = probs.length;
+  if ((config.temperature ?? 1) === 0) {
+    let best = 0;
+    for (let v = 1; v < V; v++) if (probs[v] > probs[best]) best = v; // ties → lowest id
+    return { token: best, logprob: 0 };
+  }
+  let weights: Float32Array = probs;
+  const k = config.top_k ?? 0;
+  if (k > 0 && k < V) {
+    const kth = [...probs].sort((x, y) => y - x)[k - 1];
+    weights = probs.map((p) => (p >= kth ? p : 0)); // ties at the k-th value are all kept
+  }
+  let total = 0;
+  for (let v = 0; v < V; v++) total += weights[v];
+  const u = rng.next() * total;
+  let acc = 0;
+  let token = V - 1;
+  for (let v = 0; v < V; v++) {
+    acc += weights[v];
+    if (u < acc) {
+      token = v;
+      break;
+    }
+  }
+  while (weights[token] === 0 && token > 0) token--; // guard against u landing past the last nonzero weight
+  return { token, logprob: Math.log(weights[token] / total) };
+}

@@ -1,0 +1,214 @@
+import * as tf from '@tensorflow/tfjs';
+import { createRng, type Rng } from '@/lib/random';
+import { resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMConfig } from './config';
+import { createLinear, type Linear } from './linear';
+import { dense, layerNorm, matMul2d, oneHotF32 } from './ops';
+import { createParamStore, type ParamStore } from './params';
+
+/** What a forward pass returns. Shapes: B batch, T positions, V vocabulary. */
+export interface LMOutput {
+  /** Next-token logits at every position [B, T, V]. */
+  logits: tf.Tensor3D;
+  /** Value estimate at every position [B, T] (only with config.value_head). */
+  values?: tf.Tensor2D;
+}
+
+/** The minimal surface generation needs; TinyLM satisfies it. */
+export interface CausalLM {
+  readonly config: { vocab_size: number; context_length: number };
+  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+}
+
+export interface TinyLM extends CausalLM {
+  readonly kind: 'tiny-lm';
+  readonly config: Required<TinyLMConfig>;
+  /** A frozen model has no trainable variables (reference model for KL / DPO). */
+  readonly frozen: boolean;
+  /** ids int32 [B, T] with T ≤ context_length. Runs inside its own tidy: only the outputs survive. */
+  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+  /** Every weight by name, in a stable order (the checkpoint order). */
+  namedWeights(): ReadonlyMap<string, tf.Variable>;
+  /** What an optimizer should update: all weights; with LoRA only adapters and value head; none when frozen. */
+  trainableVariables(): tf.Variable[];
+  allVariables(): tf.Variable[];
+  paramCount(): number;
+  trainableParamCount(): number;
+  /** Folds every adapter into its base weight (W ← W + s·A·B) / takes it back out. */
+  mergeLora(): void;
+  unmergeLora(): void;
+  readonly loraMerged: boolean;
+  /** Declares the merged state without arithmetic (checkpoint load). */
+  setLoraMerged(merged: boolean): void;
+  /** An independent, frozen copy with identical outputs. */
+  clone(): TinyLM;
+  /**
+   * A new trainable model that starts from this one's function, with adapters / value head added or removed.
+   * Adapters that change are baked into the base weights first; new adapters start at ΔW = 0.
+   */
+  withAdapters(changes: { lora?: LoraConfig | null; value_head?: boolean }, seed: number): TinyLM;
+  dispose(): void;
+}
+
+interface Block {
+  qkv: Linear;
+  out: Linear;
+  fc1: Linear;
+  fc2: Linear;
+}
+
+/** Creates a fresh model; all weights drawn from `seed` (identical on every backend). */
+export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?: boolean } = {}): TinyLM {
+  const c = resolveConfig(config);
+  const frozen = opts.frozen ?? false;
+  const { vocab_size: V, context_length: C, d_model: D, n_layers: L, n_heads: H, d_ff: F } = c;
+  const hd = D / H;
+  const rng = createRng(seed);
+  const loraRng = rng.fork('lora'); // separate streams: adding adapters or a value head keeps the base weights
+  const valueRng = rng.fork('value_head');
+  const store = createParamStore();
+  const baseTrainable = !frozen && c.lora == null;
+  const p = (name: string, shape: number[], std: number) =>
+    store.create(name, shape, { kind: 'normal', std }, rng, baseTrainable);
+  const ln = (name: string) => ({
+    g: store.create(`${name}.g`, [D], { kind: 'ones' }, rng, baseTrainable),
+    b: store.create(`${name}.b`, [D], { kind: 'zeros' }, rng, baseTrainable),
+  });
+  const linear = (name: string, target: LoraTarget, inDim: number, outDim: number, std: number) =>
+    createLinear(
+      store,
+      {
+        name,
+        inDim,
+        outDim,
+        init: { kind: 'normal', std },
+        trainable: baseTrainable,
+        lora: c.lora?.target_modules.includes(target) ? c.lora : null,
+        loraTrainable: !frozen,
+      },
+      rng,
+      loraRng,
+    );
+
+  const tokEmb = p('tok_emb', [V, D], 0.1);
+  const posEmb = p('pos_emb', [C, D], 0.1);
+  const residStd = 1 / Math.sqrt(2 * L); // GPT-2: shrink the layers that write into the residual stream
+  const blocks: (Block & { ln1: ReturnType<typeof ln>; ln2: ReturnType<typeof ln> })[] = [];
+  for (let l = 0; l < L; l++) {
+    const n = `blocks.${l}`;
+    blocks.push({
+      ln1: ln(`${n}.ln1`),
+      qkv: linear(`${n}.qkv`, 'qkv', D, 3 * D, 1 / Math.sqrt(D)),
+      out: linear(`${n}.out`, 'out', D, D, residStd / Math.sqrt(D)),
+      ln2: ln(`${n}.ln2`),
+      fc1: linear(`${n}.fc1`, 'fc1', D, F, 1 / Math.sqrt(D)),
+      fc2: linear(`${n}.fc2`, 'fc2', F, D, residStd / Math.sqrt(F)),
+    });
+  }
+  const lnF = ln('ln_f');
+  const head = linear('head', 'head', D, V, 0.5 / Math.sqrt(D));
+  const valueW = c.value_head ? store.create('value_head.W', [D, 1], { kind: 'normal', std: 0.01 }, valueRng, !frozen) : null;
+  const valueB = c.value_head ? store.create('value_head.b', [1], { kind: 'zeros' }, valueRng, !frozen) : null;
+  const linears: Linear[] = [...blocks.flatMap((b) => [b.qkv, b.out, b.fc1, b.fc2]), head].filter((x) => x.hasLora);
+
+  // Causal mask built once: 0 where key ≤ query, −1e9 above the diagonal; sliced to [T, T] per call.
+  const maskValues = new Float32Array(C * C);
+  for (let i = 0; i < C; i++) for (let j = i + 1; j < C; j++) maskValues[i * C + j] = -1e9;
+  const mask = tf.keep(tf.tensor2d(maskValues, [C, C]));
+  const dropoutRng: Rng = rng.fork('lora-dropout');
+
+  function forward(ids: tf.Tensor2D, fopts: { training?: boolean } = {}): LMOutput {
+    const [B, T] = ids.shape;
+    if (T > C) throw new Error(`sequence length ${T} exceeds context_length ${C}`);
+    if (ids.dtype !== 'int32') throw new Error(`ids must be int32, got ${ids.dtype}`);
+    const lopts = { training: fopts.training ?? false, rng: dropoutRng };
+    return tf.tidy(() => {
+      // oneHot·E rather than gather: gather's gradient is missing on wasm.
+      const tok = matMul2d(oneHotF32(tf.reshape(ids, [B * T]), V) as tf.Tensor2D, tokEmb as tf.Tensor2D); // [BT, D]
+      const pos = T === C ? posEmb : tf.slice(posEmb, [0, 0], [T, D]); // [T, D]
+      let x = tf.reshape(tf.add(tf.reshape(tok, [B, T, D]), pos), [B * T, D]) as tf.Tensor2D; // [BT, D]
+      const m = T === C ? mask : tf.slice(mask, [0, 0], [T, T]); // [T, T]
+      const scale = 1 / Math.sqrt(hd);
+      for (const blk of blocks) {
+        const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b), lopts); // [BT, 3D]
+        // Heads-first layout [3H, B, T, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
+        const heads = tf.transpose(tf.reshape(qkv, [B, T, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, T, hd]
+        const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, T, hd]
+        const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), scale), m); // [H, B, T, T]
+        const att = tf.matMul(tf.softmax(scores), v); // [H, B, T, hd]
+        const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * T, D]) as tf.Tensor2D; // [B, T, H, hd] → [BT, D]
+        x = tf.add(x, blk.out.apply(y, lopts));
+        const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { ...lopts, activation: 'relu' }); // [BT, F]
+        x = tf.add(x, blk.fc2.apply(h, lopts));
+      }
+      const hf = layerNorm(x, lnF.g, lnF.b); // [BT, D]
+      const logits = tf.reshape(head.apply(hf, lopts), [B, T, V]) as tf.Tensor3D;
+      if (!valueW) return { logits };
+      const values = tf.reshape(dense(hf, valueW as tf.Tensor2D, valueB!), [B, T]) as tf.Tensor2D;
+      return { logits, values };
+    });
+  }
+
+  const all = () => [...store.named.values()];
+  const size = (vs: tf.Variable[]) => vs.reduce((s, v) => s + v.size, 0);
+  const model: TinyLM = {
+    kind: 'tiny-lm',
+    config: c,
+    frozen,
+    forward,
+    namedWeights: () => store.named,
+    trainableVariables: () => all().filter((v) => v.trainable),
+    allVariables: all,
+    paramCount: () => size(all()),
+    trainableParamCount: () => size(all().filter((v) => v.trainable)),
+    mergeLora: () => linears.forEach((l) => l.merge()),
+    unmergeLora: () => linears.forEach((l) => l.unmerge()),
+    get loraMerged() {
+      return linears.length > 0 && linears[0].merged;
+    },
+    setLoraMerged: (m) => linears.forEach((l) => l.setMerged(m)),
+    clone: () => {
+      const copy = createTinyLM(c, 1, { frozen: true });
+      copyWeights(store, copy.namedWeights());
+      if (model.loraMerged) copy.setLoraMerged(true);
+      return copy;
+    },
+    withAdapters: (changes, newSeed) => deriveModel(model, blocks, head, changes, newSeed),
+    dispose: () => {
+      store.dispose();
+      mask.dispose();
+    },
+  };
+  return model;
+}
+
+function copyWeights(from: ParamStore, to: ReadonlyMap<string, tf.Variable>): void {
+  to.forEach((v, name) => v.assign(from.get(name)));
+}
+
+function deriveModel(
+  src: TinyLM,
+  blocks: Block[],
+  head: Linear,
+  changes: { lora?: LoraConfig | null; value_head?: boolean },
+  seed: number,
+): TinyLM {
+  const lora = changes.lora === undefined ? src.config.lora : changes.lora;
+  const next = createTinyLM({ ...src.config, lora, value_head: changes.value_head ?? src.config.value_head }, seed);
+  const keepAdapters = sameLora(lora, src.config.lora);
+  const effective = new Map<string, Linear>();
+  if (!keepAdapters) for (const l of [...blocks.flatMap((b) => [b.qkv, b.out, b.fc1, b.fc2]), head]) effective.set(`${l.name}.W`, l);
+  const srcWeights = src.namedWeights();
+  next.namedWeights().forEach((v, name) => {
+    const isAdapter = name.includes('.lora_');
+    if (isAdapter && !keepAdapters) return; // fresh adapter: ΔW = 0
+    const lin = effective.get(name);
+    if (lin) {
+      tf.tidy(() => v.assign(lin.effectiveWeight())); // bake the old adapter in
+      return;
+    }
+    const w = srcWeights.get(name);
+    if (w) v.assign(w);
+  });
+  if (keepAdapters && src.loraMerged) next.setLoraMerged(true);
+  return next;
+}

@@ -1,0 +1,74 @@
+/**
+ * Reward functions, TRL-style: pure `(completions, context) => number[]`, one number per completion.
+ * Completions are decoded text without specials (tokenizer.decode stops at EOS), e.g. "#### 52" or "12,5 #### 52".
+ */
+
+export interface RewardContext {
+  /** The true answer per completion, e.g. "52". */
+  answers: string[];
+  /** The reference completion per completion (used by lengthPenalty; defaults to "#### <answer>"). */
+  references?: string[];
+  /** True where generation hit max_completion_length without EOS (format reward then gives 0). */
+  truncated?: boolean[];
+}
+
+export type RewardFunction = (completions: string[], context: RewardContext) => number[];
+
+/** "#### <integer>" at the very end, optionally after some work separated by a space; nothing after the number. */
+const FORMAT = /^(?:[^#]* )?#### (-?\d+)$/;
+
+/** The integer after the first "####", or null. Lenient about what follows, so correctness ≠ format. */
+export function parseAnswer(completion: string): string | null {
+  const m = /####\s*(-?\d+)/.exec(completion);
+  return m ? m[1] : null;
+}
+
+const sameNumber = (a: string, b: string) => /^-?\d+$/.test(b) && BigInt(a) === BigInt(b);
+
+/** 1 if the parsed answer equals the true answer as an integer ("052" counts as 52), else 0. */
+export const correctnessReward: RewardFunction = (completions, { answers }) =>
+  completions.map((c, i) => {
+    const got = parseAnswer(c);
+    return got != null && sameNumber(got, answers[i]) ? 1 : 0;
+  });
+
+/** 1 if the completion is well-formed ("[work ]#### <integer>", then EOS), else 0. Says nothing about correctness. */
+export const formatReward: RewardFunction = (completions, { truncated }) =>
+  completions.map((c, i) => (!truncated?.[i] && FORMAT.test(c) ? 1 : 0));
+
+/**
+ * A length penalty in [−1, 0]: 0 up to the reference completion's length, then −(extra characters / reference
+ * length), floored at −1. It pays nothing for being short (use it beside correctness, never alone: alone, it is
+ * maximised by answering nothing). Discourages padding the answer, the lever a policy pulls against
+ * {@link hackableDigitReward}.
+ */
+export const lengthPenalty: RewardFunction = (completions, { answers, references }) =>
+  completions.map((c, i) => {
+    const ref = (references?.[i] ?? `#### ${answers[i]}`).length;
+    const extra = c.length - ref;
+    return extra <= 0 ? 0 : Math.max(-1, -extra / ref);
+  });
+
+/**
+ * DELIBERATELY FLAWED, for the reward-hacking demo. Gives 1 when every digit of the true answer appears somewhere
+ * in the answer after "####" (in any order, any number of times), meant as "partial credit for the right digits".
+ * The exploit: an answer that contains all ten digits, e.g. "#### 1234567890", scores 1 on every problem, so a
+ * policy optimised against this reward learns to lengthen its answers and cover more digits, while correctness
+ * falls. Needs max_completion_length ≥ 16 for the full exploit ("#### " + 10 digits + EOS); shorter limits still
+ * reward covering as many digits as fit. Watch correctnessReward diverge from this one.
+ */
+export const hackableDigitReward: RewardFunction = (completions, { answers }) =>
+  completions.map((c, i) => {
+    const got = /####\s*(-?\d+)/.exec(c)?.[1];
+    if (got == null) return 0;
+    return [...answers[i].replace('-', '')].every((d) => got.includes(d)) ? 1 : 0;
+  });
+
+/** Weighted sum of reward functions (as TRL's reward_weights): Σ_k w_k · r_k. */
+export function combineRewards(parts: { fn: RewardFunction; weight: number }[]): RewardFunction {
+  return (completions, ctx) => {
+    const total = completions.map(() => 0);
+    for (const { fn, weight } of parts) fn(completions, ctx).forEach((r, i) => (total[i] += weight * r));
+    return total;
+  };
+}

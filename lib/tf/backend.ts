@@ -1,0 +1,140 @@
+import * as tf from '@tensorflow/tfjs';
+import { detectRuntime, hasCanvas, isFallbackAdapter, navigatorGpu, nodeWasmDir, type GpuLike, type Runtime } from './runtime';
+import { withTimeout } from './timeout';
+
+export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+
+/** Fastest first on a real GPU. On a machine without one, WebGPU's adapter is a software fallback and is skipped. */
+export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+
+/** Default URL prefix of the `.wasm` files in the browser (copied into `public/tfjs-wasm/` at build time). */
+export const DEFAULT_WASM_PATHS = '/tfjs-wasm/';
+
+export interface BackendFallback {
+  backend: BackendName;
+  reason: string;
+}
+
+export interface BackendSelection {
+  /** The backend now active in tfjs. */
+  backend: BackendName;
+  /** Every backend tried before it, in order, with why it was not used. */
+  fallbacks: BackendFallback[];
+  runtime: Runtime;
+}
+
+export interface SelectBackendOptions {
+  /** A user override (URL, settings, CLI). Tried first; on failure the usual order follows and the reason is kept. */
+  requested?: BackendName | 'auto';
+  /** Order tried after `requested`. Default {@link BACKEND_ORDER}. */
+  order?: readonly BackendName[];
+  /** Where the `.wasm` binaries are: a URL prefix in the browser (default '/tfjs-wasm/'), a folder in Node
+   * (default: the installed package's dist/). Must end with '/'. */
+  wasmPaths?: string;
+  /** Limit on each `setBackend` (and on the WebGPU adapter probe). Default 10 s. */
+  timeoutMs?: number;
+  /** Use a software WebGPU adapter anyway. Default: only when WebGPU is the explicit `requested` backend. */
+  allowFallbackAdapter?: boolean;
+  /** Test seam: replaces `tf.setBackend`. */
+  setBackend?: (name: BackendName) => Promise<boolean>;
+  /** Test seam: replaces `navigator.gpu` (null = none). */
+  gpu?: GpuLike | null;
+}
+
+/** Parses a user string ('wasm', 'WebGPU', 'auto'…) into a backend name; null when unknown. */
+export function parseBackendName(s: string | null | undefined): BackendName | 'auto' | null {
+  const v = (s ?? '').trim().toLowerCase();
+  return v === 'auto' || (BACKEND_ORDER as readonly string[]).includes(v) ? (v as BackendName | 'auto') : null;
+}
+
+/**
+ * Chooses and activates a tfjs backend: the requested one if it works, else WebGPU → WebGL → WASM → CPU.
+ * Records the reason for every backend skipped. Throws only if none works (CPU always should).
+ */
+export async function selectBackend(options: SelectBackendOptions = {}): Promise<BackendSelection> {
+  const runtime = detectRuntime();
+  const requested = options.requested && options.requested !== 'auto' ? options.requested : undefined;
+  const order = options.order ?? BACKEND_ORDER;
+  const candidates = requested ? [requested, ...order.filter((b) => b !== requested)] : [...order];
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const setBackend = options.setBackend ?? ((name: BackendName) => tf.setBackend(name));
+  const fallbacks: BackendFallback[] = [];
+  let chosen: BackendName | undefined;
+
+  for (const backend of candidates) {
+    const ctx: TryContext = { runtime, options, explicit: backend === requested, timeoutMs };
+    const skip = await prepare(backend, ctx).catch((e: unknown) => message(e));
+    if (skip != null) {
+      fallbacks.push({ backend, reason: skip });
+      continue;
+    }
+    const attempt = Promise.resolve().then(() => setBackend(backend));
+    try {
+      const ok = await withTimeout(attempt, timeoutMs, `setBackend('${backend}')`);
+      if (ok && tf.getBackend() === backend) {
+        chosen = backend;
+        break;
+      }
+      fallbacks.push({ backend, reason: `setBackend('${backend}') failed to initialise the backend` });
+    } catch (e) {
+      fallbacks.push({ backend, reason: message(e) });
+      // A timed-out init may still succeed later and switch tfjs to it: switch back to the chosen one if so.
+      void attempt
+        .then((lateOk) => {
+          if (lateOk && chosen != null && chosen !== backend) return tf.setBackend(chosen);
+        })
+        .catch(() => undefined);
+    }
+  }
+  if (chosen == null) {
+    const why = fallbacks.map((f) => `${f.backend}: ${f.reason}`).join('; ');
+    throw new Error(`No tfjs backend could be started (${why})`);
+  }
+  return { backend: chosen, fallbacks, runtime };
+}
+
+interface TryContext {
+  runtime: Runtime;
+  options: SelectBackendOptions;
+  explicit: boolean;
+  timeoutMs: number;
+}
+
+/** Loads what a backend needs. Returns a reason to skip it, or null when `setBackend` may be tried. */
+async function prepare(backend: BackendName, ctx: TryContext): Promise<string | null> {
+  if (backend === 'cpu') return null; // registered by '@tensorflow/tfjs' itself
+  if (backend === 'webgl') {
+    return hasCanvas() ? null : `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${ctx.runtime}`;
+  }
+  if (backend === 'wasm') return prepareWasm(ctx);
+  return prepareWebgpu(ctx);
+}
+
+async function prepareWasm(ctx: TryContext): Promise<string | null> {
+  const wasm = await import('@tensorflow/tfjs-backend-wasm'); // lazy: only pages that use wasm load it
+  // Threaded wasm hangs under cross-origin isolation; one thread is also what Node gives.
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  if (tf.findBackend('wasm') == null) {
+    const paths = ctx.options.wasmPaths ?? (ctx.runtime === 'node' ? nodeWasmDir() : DEFAULT_WASM_PATHS);
+    wasm.setWasmPaths(paths);
+  }
+  return null;
+}
+
+async function prepareWebgpu(ctx: TryContext): Promise<string | null> {
+  const gpu = ctx.options.gpu === undefined ? navigatorGpu() : ctx.options.gpu;
+  if (gpu == null) return 'navigator.gpu is not available';
+  const adapter = await withTimeout(gpu.requestAdapter(), ctx.timeoutMs, 'navigator.gpu.requestAdapter()');
+  if (adapter == null) return 'navigator.gpu.requestAdapter() returned no adapter';
+  const allowFallback = ctx.options.allowFallbackAdapter ?? ctx.explicit;
+  if (!allowFallback && (await isFallbackAdapter(adapter))) {
+    return 'the WebGPU adapter is a software fallback (isFallbackAdapter), slower than wasm';
+  }
+  await import('@tensorflow/tfjs-backend-webgpu'); // lazy: ~117 KB gz
+  if (tf.findBackendFactory('webgpu') == null) return 'the tfjs webgpu backend did not register here';
+  return null;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

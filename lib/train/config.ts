@@ -1,0 +1,95 @@
+/**
+ * Typed trainer configs described as data: each field has its TRL name, default, a one-line reason for the
+ * default, and its allowed range or choices. One description serves validation (trainers, CLI `--set`, lab
+ * URLs), the labs' controls and their help text, so the three can never disagree.
+ */
+
+export type FieldValue = number | string | boolean;
+
+interface FieldBase<T extends FieldValue> {
+  default: T;
+  /** Why this default: one line, shown as help in the labs. */
+  reason: string;
+}
+export interface NumberField extends FieldBase<number> {
+  kind: 'number';
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** Excludes `min` itself (e.g. learning_rate > 0). */
+  exclusiveMin?: boolean;
+}
+export interface ChoiceField<T extends string = string> extends FieldBase<T> {
+  kind: 'choice';
+  choices: readonly T[];
+}
+export interface BooleanField extends FieldBase<boolean> {
+  kind: 'boolean';
+}
+export type Field = NumberField | ChoiceField | BooleanField;
+export type Schema = Record<string, Field>;
+
+/** The plain config object a schema describes. */
+export type ConfigOf<S extends Schema> = {
+  [K in keyof S]: S[K] extends { kind: 'choice'; choices: readonly (infer C)[] } ? C : S[K] extends NumberField ? number : boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid config: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function defaults<S extends Schema>(schema: S): ConfigOf<S> {
+  return Object.fromEntries(Object.entries(schema).map(([k, f]) => [k, f.default])) as ConfigOf<S>;
+}
+
+function checkField(key: string, field: Field, value: unknown): string | null {
+  if (field.kind === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `${key} must be a finite number, got ${JSON.stringify(value)}`;
+    if (field.integer && !Number.isInteger(value)) return `${key} must be an integer, got ${value}`;
+    const belowMin = field.exclusiveMin ? value <= field.min : value < field.min;
+    if (belowMin || value > field.max) {
+      return `${key} must be in ${field.exclusiveMin ? '(' : '['}${field.min}, ${field.max}], got ${value}`;
+    }
+    return null;
+  }
+  if (field.kind === 'choice') {
+    return field.choices.includes(value as string) ? null : `${key} must be one of ${field.choices.join(' | ')}, got ${JSON.stringify(value)}`;
+  }
+  return typeof value === 'boolean' ? null : `${key} must be true or false, got ${JSON.stringify(value)}`;
+}
+
+/** Defaults overlaid with `overrides`; unknown keys and out-of-range values are all reported at once. */
+export function resolve<S extends Schema>(schema: S, overrides: Record<string, unknown> = {}): ConfigOf<S> {
+  const problems: string[] = [];
+  for (const key of Object.keys(overrides)) if (!(key in schema)) problems.push(`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
+  const config = { ...defaults(schema), ...Object.fromEntries(Object.entries(overrides).filter(([k]) => k in schema)) };
+  for (const [key, field] of Object.entries(schema)) {
+    const problem = checkField(key, field, (config as Record<string, unknown>)[key]);
+    if (problem) problems.push(problem);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return config as ConfigOf<S>;
+}
+
+/** Parse `key=value` text (CLI flags, URL parameters) into the field's type; throws with the field's rule. */
+export function parseAssignment(schema: Schema, assignment: string): [string, FieldValue] {
+  const eq = assignment.indexOf('=');
+  if (eq < 1) throw new ConfigError([`expected key=value, got "${assignment}"`]);
+  const key = assignment.slice(0, eq).trim();
+  const text = assignment.slice(eq + 1).trim();
+  const field = schema[key];
+  if (!field) throw new ConfigError([`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`]);
+  if (field.kind === 'number') {
+    const value = text === '' ? NaN : Number(text);
+    if (!Number.isFinite(value)) throw new ConfigError([`${key} must be a number, got "${text}"`]);
+    return [key, value];
+  }
+  if (field.kind === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw new ConfigError([`${key} must be true or false, got "${text}"`]);
+    return [key, text === 'true'];
+  }
+  return [key, text];
+}

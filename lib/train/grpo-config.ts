@@ -1,0 +1,46 @@
+import type { Schema } from './config';
+
+/**
+ * GRPOConfig (TRL names). The defaults are TRL's where they carry over, and tuned for a ~100k-parameter model
+ * on 2-digit addition where they cannot (learning rate, batch, group size).
+ */
+export const grpoSchema = {
+  learning_rate: { kind: 'number', default: 3e-4, min: 0, max: 1, exclusiveMin: true, reason: 'Measured: 3e-4 lifts held-out accuracy from 28% to ~55% in 30 steps; 1e-3 makes it fall. A 0.5B model needs ~1e-6.' },
+  per_device_train_batch_size: { kind: 'number', default: 64, min: 2, max: 1024, integer: true, reason: 'Completions per step: 8 prompts × 8 generations.' },
+  num_generations: { kind: 'number', default: 8, min: 2, max: 64, integer: true, reason: 'TRL’s default G = 8: enough samples per prompt for a useful baseline.' },
+  max_completion_length: { kind: 'number', default: 15, min: 1, max: 32, integer: true, reason: 'The longest completion, "18,19 #### 198" plus EOS, is 15 tokens; shorter cuts answers off.' },
+  temperature: { kind: 'number', default: 1, min: 0.05, max: 3, reason: 'Sample from the policy itself; TRL also divides the training logits by it.' },
+  beta: { kind: 'number', default: 0, min: 0, max: 10, reason: 'TRL’s default since 2025: no KL penalty, so no reference model is needed.' },
+  epsilon: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'PPO’s classic clip range.' },
+  epsilon_high: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'Equal to epsilon unless set (TRL: None → epsilon); DAPO raises it to 0.28.' },
+  loss_type: { kind: 'choice', default: 'dapo', choices: ['grpo', 'bnpo', 'dr_grpo', 'dapo'] as const, reason: 'TRL’s default: token-level normalisation over the whole batch, no length bias.' },
+  scale_rewards: { kind: 'choice', default: 'group', choices: ['group', 'batch', 'none'] as const, reason: 'Divide by the group std, as the GRPO paper; Dr. GRPO uses none.' },
+  importance_sampling_level: { kind: 'choice', default: 'token', choices: ['token', 'sequence'] as const, reason: 'Per-token ratios as GRPO; sequence is GSPO.' },
+  num_iterations: { kind: 'number', default: 1, min: 1, max: 8, integer: true, reason: 'μ = 1: one update per generation batch, so the ratio is exactly 1 (TRL’s default).' },
+  reward_weight_correctness: { kind: 'number', default: 1, min: 0, max: 10, reason: 'The verifiable reward: 1 for the right answer.' },
+  reward_weight_format: { kind: 'number', default: 0.2, min: 0, max: 10, reason: 'A little credit for the "#### n" format keeps early samples parseable.' },
+  reward_weight_length: { kind: 'number', default: 0, min: 0, max: 10, reason: 'Off: the answer format already bounds the length.' },
+  correctness_reward: { kind: 'choice', default: 'exact', choices: ['exact', 'digits'] as const, reason: '"digits" is deliberately flawed (any answer holding the right digits scores): the reward-hacking demo.' },
+  max_grad_norm: { kind: 'number', default: 1, min: 0, max: 1000, exclusiveMin: true, reason: 'TRL’s default gradient clipping.' },
+  max_steps: { kind: 'number', default: 60, min: 1, max: 100000, integer: true, reason: 'About a minute on a laptop CPU: enough to see held-out accuracy move.' },
+  eval_steps: { kind: 'number', default: 10, min: 0, max: 100000, integer: true, reason: 'RL moves fast here: evaluate every 10 steps.' },
+  eval_samples: { kind: 'number', default: 200, min: 10, max: 5000, integer: true, reason: '200 held-out problems: accuracy to about ±3 points.' },
+  seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same completions and updates, on one backend.' },
+} satisfies Schema;
+
+export type GrpoPresetName = 'default' | 'no_kl' | 'kl' | 'dapo_clip_higher' | 'dr_grpo' | 'gspo' | 'reward_hacking' | 'lr_too_high';
+
+/** Presets are small overrides with reasons, like nanoGPT's config files. */
+export const grpoPresets: Record<GrpoPresetName, { description: string; overrides: Record<string, number | string | boolean> }> = {
+  default: { description: 'TRL’s defaults (dapo loss, group scaling, no KL) at a learning rate a tiny model needs.', overrides: {} },
+  no_kl: { description: 'Explicitly β = 0: nothing holds the policy near the SFT model.', overrides: { beta: 0 } },
+  kl: { description: 'β = 0.04 (the GRPO paper’s value): a k3 KL penalty towards the frozen SFT model.', overrides: { beta: 0.04 } },
+  dapo_clip_higher: { description: 'DAPO’s clip-higher: ε_high = 0.28 lets low-probability tokens grow faster.', overrides: { epsilon_high: 0.28, loss_type: 'dapo' } },
+  dr_grpo: { description: 'Dr. GRPO: no std scaling, constant length normaliser, to remove both biases.', overrides: { loss_type: 'dr_grpo', scale_rewards: 'none' } },
+  gspo: { description: 'GSPO: one importance ratio per sequence (length-normalised), clipped tightly.', overrides: { importance_sampling_level: 'sequence', epsilon: 3e-4, epsilon_high: 4e-4 } },
+  lr_too_high: { description: 'learning_rate 1e-3: the updates overshoot and held-out accuracy falls below the SFT model’s.', overrides: { learning_rate: 1e-3 } },
+  reward_hacking: {
+    description: 'A flawed correctness reward (right digits anywhere) and room to write long answers: watch reward rise while accuracy falls.',
+    overrides: { correctness_reward: 'digits', reward_weight_format: 0, max_completion_length: 16 },
+  },
+};

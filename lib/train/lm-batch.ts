@@ -1,0 +1,85 @@
+/**
+ * Shared pieces of the LM trainers (SFT, GRPO, DPO): turning prompts and completions into the model's
+ * input, the completion logits, and held-out evaluation by greedy decoding.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { generate } from '@/lib/models/generate';
+import type { TinyLM } from '@/lib/models/tiny-lm';
+import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
+import { correctnessReward, formatReward } from '@/lib/tasks/rewards';
+import { createRng } from '@/lib/random';
+
+export interface CompletionBatch {
+  /** int32 [B, P + M − 1]: prompt then completion, without the last completion token (nothing to predict after it). */
+  input: tf.Tensor2D;
+  /** int32 [B, M]: the completion tokens each position predicts. */
+  targets: tf.Tensor2D;
+  /** float32 [B, M]: 1 where the completion token counts in the loss (up to and including EOS). */
+  mask: tf.Tensor2D;
+  promptLength: number;
+  dispose(): void;
+}
+
+/**
+ * Prompts all have length P (the task guarantees it), completions are right-padded to M with `pad` and
+ * described by `mask`. Position P − 1 + t of the input predicts completion token t.
+ */
+export function completionBatch(prompts: number[][], completions: number[][], mask: number[][], pad: number): CompletionBatch {
+  const P = prompts[0].length;
+  const M = Math.max(...completions.map((c) => c.length));
+  if (prompts.some((p) => p.length !== P)) throw new Error('completionBatch: prompts must all have the same length');
+  const padded = completions.map((c) => [...c, ...Array<number>(M - c.length).fill(pad)]);
+  const maskRows = mask.map((m) => [...m, ...Array<number>(M - m.length).fill(0)]);
+  const input = tf.tensor2d(prompts.map((p, i) => [...p, ...padded[i]].slice(0, P + M - 1)), [prompts.length, P + M - 1], 'int32');
+  const targets = tf.tensor2d(padded, [prompts.length, M], 'int32');
+  const maskT = tf.tensor2d(maskRows, [prompts.length, M], 'float32');
+  return { input, targets, mask: maskT, promptLength: P, dispose: () => tf.dispose([input, targets, maskT]) };
+}
+
+/** Logits for the completion positions only: [B, M, V]. Differentiable; runs inside the caller's tidy. */
+export function completionLogits(model: TinyLM, batch: CompletionBatch, training = true): tf.Tensor3D {
+  const { logits, values } = model.forward(batch.input, { training }); // [B, P+M−1, V]
+  if (values) values.dispose();
+  const [B, L, V] = logits.shape;
+  return tf.slice(logits, [0, batch.promptLength - 1, 0], [B, L - batch.promptLength + 1, V]); // [B, M, V]
+}
+
+/** Reference completions for SFT: [..completion, EOS] with a mask of ones. */
+export function referenceCompletions(task: ArithmeticTask, problems: Problem[]) {
+  const completions = problems.map((p) => task.encodeCompletion(p));
+  return { prompts: problems.map((p) => task.encodePrompt(p)), completions, mask: completions.map((c) => c.map(() => 1)) };
+}
+
+/**
+ * Held-out evaluation: greedy decoding on the task's fixed test set; `eval/accuracy` is the share of correct
+ * answers (in [0, 1]), `eval/format` the share of well-formed ones.
+ */
+export async function evaluateOnTestSet(model: TinyLM, task: ArithmeticTask, problems: Problem[], batchSize = 128): Promise<Record<string, number>> {
+  let correct = 0;
+  let formatted = 0;
+  const rng = createRng('eval'); // unused by greedy decoding, required by the signature
+  for (let i = 0; i < problems.length; i += batchSize) {
+    const chunk = problems.slice(i, i + batchSize);
+    const gen = await generate(
+      model,
+      chunk.map((p) => task.encodePrompt(p)),
+      { temperature: 0, max_completion_length: task.maxCompletionLength, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad },
+      rng,
+    );
+    const texts = gen.completions.map((c) => task.tokenizer.decode(c));
+    const context = { answers: chunk.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
+    correct += correctnessReward(texts, context).reduce((a, b) => a + b, 0);
+    formatted += formatReward(texts, context).reduce((a, b) => a + b, 0);
+  }
+  return { 'eval/accuracy': correct / problems.length, 'eval/format': formatted / problems.length };
+}
+
+/** Reads a dict of scalar tensors back in one transfer and disposes them. */
+export async function readScalars(scalars: Record<string, tf.Tensor>): Promise<Record<string, number>> {
+  const names = Object.keys(scalars);
+  if (names.length === 0) return {};
+  const stacked = tf.tidy(() => tf.stack(names.map((n) => tf.reshape(scalars[n], []))));
+  const values = await stacked.data();
+  tf.dispose([stacked, ...Object.values(scalars)]);
+  return Object.fromEntries(names.map((n, i) => [n, values[i]]));
+}

@@ -1,0 +1,52 @@
+/**
+ * Every trainer by name, with its config schema and presets: what the CLI, the benchmark and the labs
+ * look up. Plain data and factories; no trainer logic lives here.
+ */
+import { saveTinyLM, type Checkpointable } from '@/lib/models/checkpoint';
+import type { TinyLM } from '@/lib/models/tiny-lm';
+import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
+import { parseAssignment, type FieldValue, type Schema } from './config';
+import { dpoPresets, dpoSchema } from './dpo-config';
+import { createDpoTrainer } from './dpo-trainer';
+import { grpoPresets, grpoSchema } from './grpo-config';
+import { createGrpoTrainer } from './grpo-trainer';
+import type { StepTrainer } from './run';
+import { sftPresets, sftSchema } from './sft-config';
+import { createSftTrainer } from './sft-trainer';
+
+export type Preset = { description: string; overrides: Record<string, FieldValue> };
+
+/** What the CLI and the benchmark need from any trainer. */
+export interface RunnableTrainer extends StepTrainer {
+  readonly config: { max_steps: number; eval_steps: number; seed: number };
+  readonly model: Checkpointable;
+}
+
+interface Common {
+  schema: Schema;
+  presets: Record<string, Preset>;
+  parseAssignment(assignment: string): [string, FieldValue];
+  /** The trained weights as a checkpoint file. */
+  save(trainer: RunnableTrainer): Promise<Uint8Array>;
+}
+export interface LmTrainerEntry extends Common {
+  kind: 'lm';
+  create(model: TinyLM, task: ArithmeticTask, overrides: Record<string, unknown>): Promise<RunnableTrainer>;
+}
+
+const lm = (schema: Schema, presets: Record<string, Preset>, create: LmTrainerEntry['create']): LmTrainerEntry => ({
+  kind: 'lm',
+  schema,
+  presets,
+  create,
+  parseAssignment: (a) => parseAssignment(schema, a),
+  save: (trainer) => saveTinyLM(trainer.model as TinyLM),
+});
+
+export const TRAINERS = {
+  sft: lm(sftSchema, sftPresets, async (model, task, o) => createSftTrainer(model, task, o)),
+  grpo: lm(grpoSchema, grpoPresets, async (model, task, o) => createGrpoTrainer(model, task, o)),
+  dpo: lm(dpoSchema, dpoPresets, (model, task, o) => createDpoTrainer(model, task, o)),
+} satisfies Record<string, LmTrainerEntry>;
+
+export type TrainerName = keyof typeof TRAINERS;

@@ -1,0 +1,129 @@
+/**
+ * The step loop every trainer runs under, in Node, on a page or in a worker: pause, resume, stop,
+ * periodic held-out evaluation, and a hard stop on NaN/Inf that keeps the history so far.
+ */
+
+export type Metrics = Record<string, number>;
+
+/** What a trainer offers the loop: one optimizer step, and a held-out evaluation. */
+export interface StepTrainer {
+  /** One optimizer step; returns the step's metrics under TRL's logged names. */
+  trainStep(): Promise<Metrics>;
+  /** Held-out evaluation, e.g. { 'eval/accuracy': 0.42 }. */
+  evaluate(): Promise<Metrics>;
+  dispose(): void;
+}
+
+export type RunState = 'idle' | 'running' | 'paused' | 'stopped' | 'done' | 'failed';
+
+export interface LogLine {
+  /** Optimizer steps completed when this line was logged (0 = before training). */
+  step: number;
+  kind: 'train' | 'eval';
+  metrics: Metrics;
+}
+
+export interface RunOptions {
+  maxSteps: number;
+  /** Evaluate every this many steps (and before the first step, and after the last). 0 = never. */
+  evalEvery: number;
+  onLog?: (line: LogLine) => void;
+  onState?: (state: RunState, error?: string) => void;
+}
+
+export class TrainingRun {
+  readonly history: LogLine[] = [];
+  state: RunState = 'idle';
+  error: string | undefined;
+  private step = 0;
+  private stopRequested = false;
+  private resumeGate: (() => void) | null = null;
+
+  constructor(
+    private readonly trainer: StepTrainer,
+    private readonly options: RunOptions,
+  ) {
+    if (!Number.isInteger(options.maxSteps) || options.maxSteps < 1) throw new Error(`maxSteps must be a positive integer, got ${options.maxSteps}`);
+  }
+
+  get stepsDone(): number {
+    return this.step;
+  }
+
+  /** Runs until maxSteps, stop() or a failure. Resolves with the final state; never rejects. */
+  async run(): Promise<RunState> {
+    if (this.state !== 'idle') throw new Error(`run() called twice (state: ${this.state})`);
+    this.setState('running');
+    try {
+      if (this.options.evalEvery > 0 && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
+      while (this.step < this.options.maxSteps) {
+        if (this.isPaused()) await new Promise<void>((resolve) => (this.resumeGate = resolve));
+        if (this.stopRequested) return this.setState('stopped');
+        this.step += 1;
+        if (!(await this.log('train', () => this.trainer.trainStep()))) return this.state;
+        const evalDue = this.options.evalEvery > 0 && (this.step % this.options.evalEvery === 0 || this.step === this.options.maxSteps);
+        if (evalDue && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
+      }
+      return this.setState('done');
+    } catch (error) {
+      return this.fail(`Training failed at step ${this.step}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Takes effect between steps: the step in flight finishes first. */
+  pause(): void {
+    if (this.state === 'running') this.setState('paused');
+  }
+
+  resume(): void {
+    if (this.state !== 'paused') return;
+    this.setState('running');
+    this.releaseGate();
+  }
+
+  stop(): void {
+    this.stopRequested = true;
+    if (this.state === 'paused') {
+      this.state = 'running'; // let the loop wake up and record 'stopped'
+      this.releaseGate();
+    }
+  }
+
+  private isPaused(): boolean {
+    return this.state === 'paused';
+  }
+
+  private releaseGate(): void {
+    const open = this.resumeGate;
+    this.resumeGate = null;
+    open?.();
+  }
+
+  /** Record one log line; returns false (and fails the run) if any metric is NaN or infinite. */
+  private async log(kind: LogLine['kind'], produce: () => Promise<Metrics>): Promise<boolean> {
+    const metrics = await produce();
+    const bad = Object.entries(metrics).find(([, value]) => !Number.isFinite(value));
+    const line: LogLine = { step: this.step, kind, metrics };
+    this.history.push(line);
+    this.options.onLog?.(line);
+    if (bad) {
+      this.fail(
+        `Training stopped at step ${this.step}: ${bad[0]} is ${bad[1]}. The weights have diverged; ` +
+          'lower learning_rate (or raise beta) and start again. The history up to here is kept.',
+      );
+      return false;
+    }
+    return true;
+  }
+
+  private fail(message: string): RunState {
+    this.error = message;
+    return this.setState('failed', message);
+  }
+
+  private setState(state: RunState, error?: string): RunState {
+    this.state = state;
+    this.options.onState?.(state, error);
+    return state;
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, defaults, parseAssignment, resolve, type Schema } from '@/lib/train/config';
+
+const schema = {
+  learning_rate: { kind: 'number', default: 1e-3, min: 0, max: 1, exclusiveMin: true, reason: 'test' },
+  num_generations: { kind: 'number', default: 8, min: 2, max: 64, integer: true, reason: 'test' },
+  loss_type: { kind: 'choice', default: 'dapo', choices: ['grpo', 'bnpo', 'dr_grpo', 'dapo'], reason: 'test' },
+  use_rslora: { kind: 'boolean', default: false, reason: 'test' },
+} satisfies Schema;
+
+describe('trainer config', () => {
+  it('fills defaults and applies overrides', () => {
+    expect(defaults(schema)).toEqual({ learning_rate: 1e-3, num_generations: 8, loss_type: 'dapo', use_rslora: false });
+    expect(resolve(schema, { loss_type: 'grpo', num_generations: 4 })).toMatchObject({ loss_type: 'grpo', num_generations: 4 });
+  });
+
+  it('reports every problem at once, naming the field and its rule', () => {
+    try {
+      resolve(schema, { learning_rate: 0, num_generations: 2.5, loss_type: 'ppo', use_rslora: 'yes', beta2: 1 });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/unknown field "beta2"/),
+        'learning_rate must be in (0, 1], got 0',
+        'num_generations must be an integer, got 2.5',
+        'loss_type must be one of grpo | bnpo | dr_grpo | dapo, got "ppo"',
+        'use_rslora must be true or false, got "yes"',
+      ]);
+    }
+  });
+
+  it('refuses NaN and Infinity', () => {
+    expect(() => resolve(schema, { learning_rate: NaN })).toThrow(/finite number/);
+    expect(() => resolve(schema, { learning_rate: Infinity })).toThrow(/finite number/);
+  });
+
+  it('parses key=value text into the field type', () => {
+    expect(parseAssignment(schema, 'learning_rate=5e-4')).toEqual(['learning_rate', 5e-4]);
+    expect(parseAssignment(schema, 'use_rslora=true')).toEqual(['use_rslora', true]);
+    expect(parseAssignment(schema, 'loss_type=bnpo')).toEqual(['loss_type', 'bnpo']);
+    expect(() => parseAssignment(schema, 'learning_rate=fast')).toThrow(/must be a number/);
+    expect(() => parseAssignment(schema, 'learning_rate=')).toThrow(/must be a number/);
+    expect(() => parseAssignment(schema, 'nope=1')).toThrow(/unknown field "nope"/);
+    expect(() => parseAssignment(schema, 'novalue')).toThrow(/key=value/);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * PPO for small control tasks (CleanRL's ppo.py, with TRL's loss functions and log names). One trainStep = one
+ * rollout of num_envs × num_steps (ppo-rollout.ts: truncated episodes are bootstrapped there), GAE over [N, T] with
+ * no bootstrapping across episode ends, optional whitening over the whole rollout (as TRL), then
+ * num_ppo_epochs × num_mini_batches clipped updates with Adam and global-norm clipping. Everything after the rollout
+ * stays on device; one read-back at the end brings the averaged statistics.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { createActorCritic, type ActorCritic } from '@/lib/models/actor-critic';
+import { createRng } from '@/lib/random';
+import { gae, maskedWhiten, ppoPolicyLoss, ppoValueLoss } from '@/lib/rl/ppo';
+import { createCartPole, type CartPoleRender } from '@/lib/tasks/cartpole';
+import { createGridWorld, createVecEnv, GRID_MAPS, type Env, type GridMapName, type GridRender } from '@/lib/tasks/gridworld';
+import { resolve } from './config';
+import { optimizerStep, since } from './optim';
+import { ppoSchema, type PpoConfig } from './ppo-config';
+import { collectRollout, greedyEpisodes, type Rollout } from './ppo-rollout';
+import type { Metrics, StepTrainer } from './run';
+
+export interface PpoTrainer extends StepTrainer {
+  readonly config: PpoConfig;
+  readonly model: ActorCritic;
+  /** The last rollout (for drawing paths and checking the data); undefined before the first step. */
+  readonly lastRollout: Rollout | undefined;
+  /** A fresh env built from the config (for a lab to draw, or to replay the policy in). */
+  makeEnv(): Env<GridRender | CartPoleRender>;
+  /**
+   * Grid world only: π(a | cell) and V(cell) for every cell, row-major [rows·cols], in one forward pass (arrows and
+   * a value heat map).
+   */
+  policyMap(): Promise<{ probs: number[][]; values: number[] }>;
+}
+
+/** Names of the per-minibatch statistics, in the order they are stacked on device. */
+const STATS = ['loss/policy_avg', 'loss/value_avg', 'policy/entropy_avg', 'policy/approxkl_avg', 'policy/clipfrac_avg', 'val/clipfrac_avg'] as const;
+
+export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { model?: ActorCritic } = {}): PpoTrainer {
+  const config = resolve(ppoSchema, overrides);
+  const batchSize = config.num_envs * config.num_steps;
+  // When num_mini_batches does not divide the batch, the few rows left over after the shuffle sit out that epoch.
+  const miniBatch = Math.floor(batchSize / config.num_mini_batches);
+  if (miniBatch < 2) throw new Error(`num_envs · num_steps = ${batchSize} is too small for ${config.num_mini_batches} minibatches`);
+  const makeGrid = () =>
+    createGridWorld({ map: GRID_MAPS[config.grid_map as GridMapName], step_cost: config.step_cost, max_episode_steps: config.max_episode_steps, slip: config.slip });
+  const makeEnv = (): Env<GridRender | CartPoleRender> =>
+    config.env_id === 'cartpole' ? createCartPole({ max_episode_steps: config.max_episode_steps }) : makeGrid();
+  const probe = makeEnv();
+  const model = opts.model ?? createActorCritic({ obs_dim: probe.obsDim, n_actions: probe.nActions, hidden_sizes: [config.hidden_size, config.hidden_size] }, config.seed);
+  if (model.config.obs_dim !== probe.obsDim || model.config.n_actions !== probe.nActions) {
+    throw new Error(`model is ${model.config.obs_dim} → ${model.config.n_actions}, the env needs ${probe.obsDim} → ${probe.nActions}`);
+  }
+  const variables = model.trainableVariables();
+  if (variables.length === 0) throw new Error('the model is frozen: nothing to train');
+  const rng = createRng(config.seed);
+  const sampleRng = rng.fork('sample');
+  const shuffleRng = rng.fork('minibatch');
+  const vec = createVecEnv(makeEnv, config.num_envs, rng.fork('env'));
+  const starting = new Uint8Array(config.num_envs).fill(1); // every env starts on a fresh episode
+  const optimizer = tf.train.adam(config.learning_rate, 0.9, 0.999, 1e-5); // CleanRL's eps = 1e-5
+  let lastRollout: Rollout | undefined;
+  let lastEpisode = { 'episode/return_mean': 0, 'episode/length_mean': 0, 'episode/success_rate': 0 };
+
+  /** Rollout arrays → device tensors [N·T, …], with GAE advantages (whitened if asked) and returns. */
+  function prepare(r: Rollout) {
+    return tf.tidy(() => {
+      const NT: [number, number] = [r.numEnvs, r.numSteps];
+      const values = tf.tensor2d(r.values, NT);
+      const { advantages, returns } = gae({
+        rewards: tf.tensor2d(r.rewards, NT),
+        values,
+        gamma: config.gamma,
+        lam: config.lam,
+        dones: tf.tensor2d(r.starts, NT),
+        nextValue: tf.tensor1d(r.nextValue),
+        nextDone: tf.tensor1d(r.nextStart),
+      }); // [N, T]
+      const adv = config.whiten_advantages ? maskedWhiten(advantages, tf.onesLike(advantages)) : advantages;
+      return {
+        obs: tf.tensor2d(r.obs, [batchSize, model.config.obs_dim]),
+        // int32 oneHot then cast: oneHot straight to float32 is wrong on wasm.
+        actions: tf.cast(tf.oneHot(tf.tensor1d(r.actions, 'int32'), model.config.n_actions), 'float32'), // [N·T, A]
+        logprobs: tf.tensor1d(r.logprobs),
+        values: tf.reshape(values, [-1]),
+        advantages: tf.reshape(adv, [-1]),
+        returns: tf.reshape(returns, [-1]),
+      };
+    });
+  }
+
+  /** One clipped PPO update on the rows `idx` of the rollout; returns the stats [6] (kept) and the grad norm. */
+  function update(data: ReturnType<typeof prepare>, idx: tf.Tensor1D): { stats: tf.Tensor1D; gradNorm: tf.Scalar } {
+    let stats!: tf.Tensor1D;
+    const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
+      const row = <T extends tf.Tensor>(t: T) => tf.gather(t, idx); // constants only: no gather gradient needed
+      const asRow = (t: tf.Tensor) => tf.reshape(t, [1, -1]) as tf.Tensor2D; // the losses take [B, T]; here [1, M]
+      const { logits, values: vpred } = model.forward(row(data.obs) as tf.Tensor2D); // [M, A], [M]
+      const logp = tf.logSoftmax(logits); // [M, A]
+      const newLogprobs = tf.sum(tf.mul(logp, row(data.actions)), 1); // log π(a_t | s_t), [M]
+      const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar;
+      const pg = ppoPolicyLoss({
+        newLogprobs: asRow(newLogprobs),
+        oldLogprobs: asRow(row(data.logprobs)),
+        advantages: asRow(row(data.advantages)),
+        paddingMask: tf.zeros([1, idx.shape[0]]),
+        cliprange: config.cliprange,
+      });
+      const vf = ppoValueLoss({
+        vpred: asRow(vpred),
+        values: asRow(row(data.values)),
+        returns: asRow(row(data.returns)),
+        validMask: tf.ones([1, idx.shape[0]]),
+        cliprangeValue: config.cliprange_value,
+      });
+      stats = tf.keep(tf.stack([pg.pgLoss, vf.vfLoss, entropy, pg.approxKl, pg.pgClipfrac, vf.vfClipfrac]) as tf.Tensor1D);
+      // loss = pg_loss + vf_coef · vf_loss − ent_coef · H
+      return tf.sub(tf.add(pg.pgLoss, tf.mul(vf.vfLoss, config.vf_coef)), tf.mul(entropy, config.ent_coef)) as tf.Scalar;
+    });
+    return { stats, gradNorm };
+  }
+
+  function episodeMetrics(r: Rollout): Metrics {
+    const eps = r.episodes;
+    if (eps.length > 0) {
+      const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
+      lastEpisode = { 'episode/return_mean': mean((e) => e.return), 'episode/length_mean': mean((e) => e.length), 'episode/success_rate': mean((e) => Number(e.success)) };
+    } // else carry the last values: a rollout with no finished episode says nothing new
+    return { ...lastEpisode, 'episode/count': eps.length, 'episode/truncated': r.truncations };
+  }
+
+  return {
+    config,
+    model,
+    get lastRollout() {
+      return lastRollout;
+    },
+    makeEnv,
+
+    async trainStep(): Promise<Metrics> {
+      const t0 = performance.now();
+      const r = await collectRollout(model, vec, config.num_steps, config.gamma, sampleRng, starting);
+      lastRollout = r;
+      const rolloutMs = since(t0);
+      const t1 = performance.now();
+      const data = prepare(r);
+      const perStep: tf.Tensor[] = [];
+      for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
+        const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
+        for (let m = 0; m < config.num_mini_batches; m++) {
+          const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
+          const { stats, gradNorm } = update(data, idx);
+          perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
+          tf.dispose([idx, stats, gradNorm]);
+        }
+      }
+      const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
+      const means = await meansT.data();
+      tf.dispose([meansT, ...perStep, ...Object.values(data)]);
+      const metrics: Metrics = Object.fromEntries(STATS.map((name, i) => [name, means[i]]));
+      return {
+        ...metrics,
+        grad_norm: means[STATS.length],
+        ...episodeMetrics(r),
+        'timing/rollout_ms': rolloutMs,
+        'timing/update_ms': since(t1),
+      };
+    },
+
+    async evaluate(): Promise<Metrics> {
+      const eps = await greedyEpisodes(model, makeEnv, config.eval_episodes, createRng(config.seed).fork('eval'));
+      const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
+      return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
+    },
+
+    async policyMap() {
+      if (config.env_id !== 'gridworld') throw new Error(`policyMap() needs the grid world, not ${config.env_id}`);
+      const env = makeGrid();
+      const cells = Array.from({ length: env.rows * env.cols }, (_, i) => env.observe([Math.floor(i / env.cols), i % env.cols]));
+      const out = tf.tidy(() => {
+        const { logits, values } = model.forward(tf.tensor2d(cells.flatMap((c) => [...c]), [cells.length, env.obsDim]));
+        return tf.concat([tf.softmax(logits), tf.reshape(values, [-1, 1])], 1); // [cells, A + 1]
+      });
+      const rows = (await out.array()) as number[][];
+      out.dispose();
+      return { probs: rows.map((row) => row.slice(0, -1)), values: rows.map((row) => row[row.length - 1]) };
+    },
+
+    dispose() {
+      optimizer.dispose();
+      if (!opts.model) model.dispose();
+    },
+  };
+}

@@ -12,11 +12,17 @@ export interface LabEntry {
   chapter: string;
 }
 
-export const labs: readonly LabEntry[] = [];
+export const labs: readonly LabEntry[] = [
+  {
+    slug: 'grpo',
+    title: 'GRPO with a verifiable reward',
+    summary: 'Start from an imperfect SFT checkpoint and train it with GRPO on 2-digit addition: sample groups, score them, and watch held-out accuracy climb.',
+    chapter: 'grpo',
+  },
+];
 
 /** Labs the course plans, shown on the labs index so readers know what is coming. */
 export const plannedLabs: readonly Omit<LabEntry, 'slug'>[] = [
-  { title: 'GRPO with a verifiable reward', summary: 'Train a tiny model on arithmetic with group-relative advantages and watch held-out accuracy climb.', chapter: 'grpo' },
   { title: 'PPO actor-critic', summary: 'An actor-critic learns a small environment with clipped policy updates and GAE.', chapter: 'ppo' },
   { title: 'DPO from preference pairs', summary: 'Preference pairs from the verifiable task, trained against a frozen reference.', chapter: 'dpo' },
 ];

@@ -37,7 +37,7 @@ function ensureChromium() {
 
 run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`], 'unit and content tests (vitest)');
 ensureChromium();
-run('npx', ['next', 'build'], 'static build (next build → out/)');
+run('npm', ['run', 'build'], 'static build (npm run build → out/)');
 run('npx', ['playwright', 'test', '--reporter=list,json'], 'end-to-end tests (Playwright, Chromium)');
 
 // One closing line for the whole suite, counted from both runners' JSON reports.

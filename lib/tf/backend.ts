@@ -39,6 +39,8 @@ export interface SelectBackendOptions {
   setBackend?: (name: BackendName) => Promise<boolean>;
   /** Test seam: replaces `navigator.gpu` (null = none). */
   gpu?: GpuLike | null;
+  /** Test seam: replaces the probe of the WebGL renderer string (null = unknown). */
+  webglRenderer?: () => string | null;
 }
 
 /** Parses a user string ('wasm', 'WebGPU', 'auto'…) into a backend name; null when unknown. */
@@ -104,7 +106,12 @@ interface TryContext {
 async function prepare(backend: BackendName, ctx: TryContext): Promise<string | null> {
   if (backend === 'cpu') return null; // registered by '@tensorflow/tfjs' itself
   if (backend === 'webgl') {
-    return hasCanvas() ? null : `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${ctx.runtime}`;
+    if (!hasCanvas()) return `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${ctx.runtime}`;
+    const renderer = (ctx.options.webglRenderer ?? webglRenderer)();
+    if (!ctx.explicit && renderer != null && SOFTWARE_RENDERER.test(renderer)) {
+      return `WebGL renders in software here (${renderer.slice(0, 80)}), slower than wasm`;
+    }
+    return null;
   }
   if (backend === 'wasm') return prepareWasm(ctx);
   return prepareWebgpu(ctx);
@@ -133,6 +140,25 @@ async function prepareWebgpu(ctx: TryContext): Promise<string | null> {
   await import('@tensorflow/tfjs-backend-webgpu'); // lazy: ~117 KB gz
   if (tf.findBackendFactory('webgpu') == null) return 'the tfjs webgpu backend did not register here';
   return null;
+}
+
+/** Renderers that run on the CPU: SwiftShader (Chrome without a GPU), llvmpipe/softpipe (Mesa), Microsoft's. */
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+
+/** The unmasked WebGL renderer string, or null when it cannot be read (no context, extension hidden). */
+function webglRenderer(): string | null {
+  try {
+    const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(kind: string): unknown }; document?: { createElement(tag: 'canvas'): { getContext(kind: string): unknown } } };
+    const canvas = g.OffscreenCanvas ? new g.OffscreenCanvas(1, 1) : g.document?.createElement('canvas');
+    const gl = (canvas?.getContext('webgl2') ?? canvas?.getContext('webgl')) as WebGLRenderingContext | null | undefined;
+    if (!gl) return null;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+    gl.getExtension('WEBGL_lose_context')?.loseContext(); // free the probe context at once
+    return typeof renderer === 'string' ? renderer : null;
+  } catch {
+    return null;
+  }
 }
 
 function message(e: unknown): string {

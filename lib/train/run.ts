@@ -57,6 +57,9 @@ export class TrainingRun {
     try {
       if (this.options.evalEvery > 0 && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
       while (this.step < this.options.maxSteps) {
+        // A macrotask break between steps, so pause/stop messages (a worker's onmessage) get handled even
+        // on backends whose data() resolves immediately.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         if (this.isPaused()) await new Promise<void>((resolve) => (this.resumeGate = resolve));
         if (this.stopRequested) return this.setState('stopped');
         this.step += 1;

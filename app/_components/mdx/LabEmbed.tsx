@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import { labs } from '@/content/labs';
+import { isLabSlug, LabLoader } from '@/labs/LabLoader';
 
 /**
- * A lab inside a chapter. It reserves its space and links to the full-page lab; the interactive
- * lab (and tfjs) loads lazily when the lab's own component exists. Unknown labs fail the build.
+ * A lab inside a chapter: the prose around it renders first; the lab's code (charts, worker, tfjs)
+ * loads only when the reader opens it. Unknown labs fail the build.
  */
 export function LabEmbed({ lab }: { lab: string }) {
   const entry = labs.find((l) => l.slug === lab);
@@ -12,9 +13,12 @@ export function LabEmbed({ lab }: { lab: string }) {
     <section className="lab-embed" aria-label={`Lab: ${entry.title}`}>
       <h3>Lab: {entry.title}</h3>
       <p>{entry.summary}</p>
-      <Link href={`/labs/${entry.slug}/`} prefetch={false}>
-        Open the lab
-      </Link>
+      {isLabSlug(entry.slug) ? <LabLoader lab={entry.slug} deferred title={entry.title} /> : null}
+      <p>
+        <Link href={`/labs/${entry.slug}/`} prefetch={false}>
+          Open the lab on its own page
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,102 @@
+'use client';
+
+import { useId, useState } from 'react';
+import type { GrpoSamples } from '@/lib/train/grpo-trainer';
+
+const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
+
+/** Shows a token; tokens outside the completion mask (padding after EOS) are marked as excluded from the loss. */
+function Token({ text, counted }: { text: string; counted: boolean }) {
+  const shown = text === '<eos>' ? '⏎' : text === '<pad>' ? '·' : text === ' ' ? '␣' : text;
+  return (
+    <span className={counted ? 'tok' : 'tok tok-excluded'} title={counted ? `"${text}" (in the loss)` : `"${text}" (excluded from the loss)`}>
+      {shown}
+    </span>
+  );
+}
+
+/** Pick a step and a prompt; see its G completions with each reward, the group's mean and std, and the advantages. */
+export function GroupInspector({ samples }: { samples: { step: number; data: unknown }[] }) {
+  const id = useId();
+  const [chosenStep, setChosenStep] = useState<number | null>(null);
+  const [promptIndex, setPromptIndex] = useState(0);
+  if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its groups.</p>;
+
+  const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
+  const data = entry.data as GrpoSamples;
+  const group = data.groups[Math.min(promptIndex, data.groups.length - 1)];
+  const totals = group.completions.map((c) => c.total);
+  const mean = totals.reduce((a, b) => a + b, 0) / totals.length;
+  const std = Math.sqrt(totals.reduce((s, t) => s + (t - mean) ** 2, 0) / Math.max(totals.length - 1, 1));
+
+  return (
+    <div className="inspector">
+      <div className="inspector-pickers">
+        <label htmlFor={`${id}-step`}>Step</label>
+        <select id={`${id}-step`} value={entry.step} onChange={(e) => setChosenStep(Number(e.target.value))}>
+          {samples.map((s) => (
+            <option key={s.step} value={s.step}>
+              {s.step}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-prompt`}>Prompt</label>
+        <select id={`${id}-prompt`} value={Math.min(promptIndex, data.groups.length - 1)} onChange={(e) => setPromptIndex(Number(e.target.value))}>
+          {data.groups.map((g, i) => (
+            <option key={i} value={i}>
+              {g.prompt} (answer {g.answer})
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="inspector-summary">
+        Group of {group.completions.length}: mean reward <strong>{fmt(mean)}</strong>, std <strong>{fmt(std)}</strong>
+        {std < 1e-6 ? ' — every completion scored the same, so every advantage is 0: this group teaches nothing.' : '.'}
+      </p>
+      <div className="inspector-scroll">
+        <table className="inspector-table">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">completion tokens</th>
+              {data.rewardNames.map((name, f) => (
+                <th scope="col" key={name}>
+                  {name} <span className="weight">×{data.rewardWeights[f]}</span>
+                </th>
+              ))}
+              <th scope="col">total</th>
+              <th scope="col">advantage</th>
+            </tr>
+          </thead>
+          <tbody>
+            {group.completions.map((c, i) => {
+              const sign = c.advantage > 1e-6 ? 'pos' : c.advantage < -1e-6 ? 'neg' : 'zero';
+              return (
+                <tr key={i}>
+                  <th scope="row">{i + 1}</th>
+                  <td className="tokens">
+                    {c.tokens.map((t, j) => (
+                      <Token key={j} text={t} counted={c.mask[j] === 1} />
+                    ))}
+                  </td>
+                  {c.rewards.map((r, f) => (
+                    <td key={f}>{fmt(r)}</td>
+                  ))}
+                  <td>{fmt(c.total)}</td>
+                  <td className={`adv adv-${sign}`}>
+                    {sign === 'pos' ? '+' : sign === 'neg' ? '−' : '±'}
+                    {fmt(Math.abs(c.advantage))}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="inspector-legend">
+        Grey tokens come after the end of the completion and are excluded from the loss. Advantage = (total − mean) / (std + 1e-4) with
+        scale_rewards=&apos;group&apos;.
+      </p>
+    </div>
+  );
+}

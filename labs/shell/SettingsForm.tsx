@@ -1,0 +1,91 @@
+'use client';
+
+import { useId, useState } from 'react';
+import type { Field, FieldValue, Schema } from '@/lib/train/config';
+import type { Settings } from './settings';
+
+interface Props {
+  schema: Schema;
+  /** Fields to show, in order. */
+  fields: string[];
+  settings: Settings;
+  onChange(key: string, value: FieldValue): void;
+  disabled?: boolean;
+}
+
+function rangeText(field: Field): string {
+  if (field.kind !== 'number') return '';
+  return `${field.exclusiveMin ? '>' : '≥'} ${field.min}, ≤ ${field.max}${field.integer ? ', integer' : ''}`;
+}
+
+/** Controls named exactly as TRL's config fields, each with the reason for its default as help. */
+export function SettingsForm({ schema, fields, settings, onChange, disabled }: Props) {
+  const id = useId();
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const commitNumber = (key: string, field: Field, text: string) => {
+    if (field.kind !== 'number') return;
+    const value = Number(text);
+    const low = field.exclusiveMin ? value <= field.min : value < field.min;
+    const problem =
+      text.trim() === '' || !Number.isFinite(value)
+        ? 'enter a number'
+        : field.integer && !Number.isInteger(value)
+          ? 'must be an integer'
+          : low || value > field.max
+            ? `must be ${rangeText(field)}`
+            : null;
+    setErrors((e) => ({ ...e, [key]: problem ?? '' }));
+    if (problem) return;
+    setDrafts(({ [key]: _, ...rest }) => rest);
+    if (value !== settings[key]) onChange(key, value);
+  };
+
+  return (
+    <div className="settings-form">
+      {fields.map((key) => {
+        const field = schema[key];
+        const inputId = `${id}-${key}`;
+        const helpId = `${inputId}-help`;
+        const error = errors[key];
+        return (
+          <div className="setting" key={key}>
+            <label htmlFor={inputId}>
+              <code>{key}</code>
+            </label>
+            {field.kind === 'choice' ? (
+              <select id={inputId} value={String(settings[key])} disabled={disabled} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.value)}>
+                {field.choices.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            ) : field.kind === 'boolean' ? (
+              <input id={inputId} type="checkbox" checked={Boolean(settings[key])} disabled={disabled} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.checked)} />
+            ) : (
+              <input
+                id={inputId}
+                type="text"
+                inputMode="decimal"
+                value={drafts[key] ?? String(settings[key])}
+                disabled={disabled}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={helpId}
+                onChange={(e) => setDrafts((d) => ({ ...d, [key]: e.target.value }))}
+                onBlur={(e) => commitNumber(key, field, e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') commitNumber(key, field, (e.target as HTMLInputElement).value);
+                }}
+              />
+            )}
+            <p id={helpId} className={error ? 'setting-help setting-error' : 'setting-help'}>
+              {error ? `${key} ${error}` : field.reason}
+            </p>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
  * Runs a trainer of lib/train in Node and prints one JSON object per line: each step's metrics with `step`,
  * `kind` ('train' | 'eval') and `tensors` (tf.memory().numTensors). Evaluation lines carry `eval/accuracy`
  * (or `eval/return` for PPO), including one before the first step. Without --init, GRPO and DPO start from
- * the shipped SFT checkpoint and SFT from the shipped base model.
+ * the shipped SFT checkpoint, SFT from the shipped base model, and PPO from a fresh actor-critic.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,9 +77,12 @@ const readCheckpoint = (file: string) => {
 
 let trainer;
 try {
-  const task = createLabTask();
-  const initFile = values.init ?? path.join('public', name === 'sft' ? CHECKPOINTS.base : CHECKPOINTS.sft);
-  trainer = await entry.create(loadTinyLM(readCheckpoint(initFile)), task, overrides);
+  if (entry.kind === 'lm') {
+    const initFile = values.init ?? path.join('public', name === 'sft' ? CHECKPOINTS.base : CHECKPOINTS.sft);
+    trainer = await entry.create(loadTinyLM(readCheckpoint(initFile)), createLabTask(), overrides);
+  } else {
+    trainer = await entry.create(overrides, values.init ? readCheckpoint(values.init) : undefined);
+  }
 } catch (error) {
   if (error instanceof ConfigError) fail(error.message);
   fail(`could not start: ${(error as Error).message}`);

@@ -2,13 +2,15 @@
  * Every trainer by name, with its config schema and presets: what the CLI, the benchmark and the labs
  * look up. Plain data and factories; no trainer logic lives here.
  */
-import { saveTinyLM, type Checkpointable } from '@/lib/models/checkpoint';
+import { loadActorCritic, saveTinyLM, saveWeights, type Checkpointable } from '@/lib/models/checkpoint';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
 import { parseAssignment, type FieldValue, type Schema } from './config';
 import { dpoPresets, dpoSchema } from './dpo-config';
 import { createDpoTrainer } from './dpo-trainer';
 import { grpoPresets, grpoSchema } from './grpo-config';
+import { ppoPresets, ppoSchema } from './ppo-config';
+import { createPpoTrainer } from './ppo-trainer';
 import { createGrpoTrainer } from './grpo-trainer';
 import type { StepTrainer } from './run';
 import { sftPresets, sftSchema } from './sft-config';
@@ -34,6 +36,13 @@ export interface LmTrainerEntry extends Common {
   create(model: TinyLM, task: ArithmeticTask, overrides: Record<string, unknown>): Promise<RunnableTrainer>;
 }
 
+/** A trainer that brings its own environment and model (PPO on a control task). */
+export interface ControlTrainerEntry extends Common {
+  kind: 'control';
+  /** `init`: a checkpoint of the model to start from; otherwise a fresh one from the seed. */
+  create(overrides: Record<string, unknown>, init?: Uint8Array): Promise<RunnableTrainer>;
+}
+
 const lm = (schema: Schema, presets: Record<string, Preset>, create: LmTrainerEntry['create']): LmTrainerEntry => ({
   kind: 'lm',
   schema,
@@ -47,6 +56,14 @@ export const TRAINERS = {
   sft: lm(sftSchema, sftPresets, async (model, task, o) => createSftTrainer(model, task, o)),
   grpo: lm(grpoSchema, grpoPresets, async (model, task, o) => createGrpoTrainer(model, task, o)),
   dpo: lm(dpoSchema, dpoPresets, (model, task, o) => createDpoTrainer(model, task, o)),
-} satisfies Record<string, LmTrainerEntry>;
+  ppo: {
+    kind: 'control',
+    schema: ppoSchema,
+    presets: ppoPresets as Record<string, Preset>,
+    parseAssignment: (a) => parseAssignment(ppoSchema, a),
+    create: async (overrides, init) => createPpoTrainer(overrides, init ? { model: loadActorCritic(init) } : {}),
+    save: (trainer) => saveWeights(trainer.model),
+  } satisfies ControlTrainerEntry,
+} satisfies Record<string, LmTrainerEntry | ControlTrainerEntry>;
 
 export type TrainerName = keyof typeof TRAINERS;

@@ -29,6 +29,15 @@ describe('train CLI', () => {
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 
+  it('runs PPO on its grid world from a fresh actor-critic, with eval/return lines', () => {
+    const { code, stdout, stderr } = train('ppo', '--steps', '2', '--set', 'eval_steps=2');
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => `${l.kind}@${l.step}`)).toEqual(['eval@0', 'train@1', 'train@2', 'eval@2']);
+    expect(lines[0]).toHaveProperty('eval/return');
+    expect(lines[1]).toHaveProperty('loss/policy_avg');
+  }, 120_000);
+
   it.each([
     [['ppo2'], /name a trainer/],
     [['grpo', '--preset', 'fast'], /unknown preset "fast" for grpo/],

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { labs } from '@/content/labs';
-import { isLabSlug, LabLoader } from '@/labs/LabLoader';
+import { LabLoader } from '@/labs/LabLoader';
 
 /**
  * A lab inside a chapter: the prose around it renders first; the lab's code (charts, worker, tfjs)
@@ -13,7 +13,7 @@ export function LabEmbed({ lab }: { lab: string }) {
     <section className="lab-embed" aria-label={`Lab: ${entry.title}`}>
       <h3>Lab: {entry.title}</h3>
       <p>{entry.summary}</p>
-      {isLabSlug(entry.slug) ? <LabLoader lab={entry.slug} deferred title={entry.title} /> : null}
+      <LabLoader lab={entry.slug} deferred title={entry.title} />
       <p>
         <Link href={`/labs/${entry.slug}/`} prefetch={false}>
           Open the lab on its own page

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+const status = (page: Page) => page.locator('.lab-status');
+const stepOf = async (page: Page) => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
+const rewardChart = (page: Page) => page.getByRole('figure', { name: 'Reward (mean and std)' });
+
+test.describe('GRPO lab', () => {
+  test('Train advances steps on a named backend and draws the charts; Pause stops; Reset clears', async ({ page }) => {
+    await page.goto('/labs/grpo/?max_steps=500');
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* · \d+ ms\/step · training/, { timeout: 60_000 });
+    // No GPU here: WebGPU's adapter is a software fallback and WebGL renders in software; both are skipped, with reasons.
+    await expect(page.getByRole('list', { name: 'Backends not used' })).toContainText('webgpu not used');
+    await expect(page.getByRole('list', { name: 'Backends not used' })).toContainText('webgl not used: WebGL renders in software');
+    await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Held-out accuracy' }).locator('.recharts-line-dot, .recharts-dot').first()).toBeAttached();
+    await expect(page.locator('.inspector-table tbody tr')).toHaveCount(8);
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect(status(page)).toContainText('paused');
+    const paused = await stepOf(page);
+    await page.waitForTimeout(3000);
+    expect(await stepOf(page)).toBe(paused);
+
+    await page.getByRole('button', { name: 'Train' }).click(); // resumes
+    await expect.poll(() => stepOf(page), { timeout: 30_000 }).toBeGreaterThan(paused);
+
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await expect(status(page)).toContainText('step 0');
+    await page.getByRole('button', { name: 'Clear saved runs' }).click();
+    await expect(rewardChart(page)).toContainText('No data yet');
+  });
+
+  test('settings and seed in the URL are restored, and bad ones are reported', async ({ page }) => {
+    await page.goto('/labs/grpo/?preset=kl&learning_rate=0.001&seed=7&epsilon=-1');
+    await expect(page.getByLabel('learning_rate')).toHaveValue('0.001');
+    await expect(page.getByLabel('seed')).toHaveValue('7');
+    await expect(page.getByRole('textbox', { name: 'beta' })).toHaveValue('0.04'); // from the preset
+    await expect(page.getByLabel('Preset')).toHaveValue('kl');
+    await expect(page.getByText(/ignored epsilon=-1/)).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'epsilon', exact: true })).toHaveValue('0.2');
+    // A change goes back into the URL.
+    await page.getByLabel('num_generations').fill('4');
+    await page.getByLabel('num_generations').press('Enter');
+    await expect(page).toHaveURL(/num_generations=4/);
+    await expect(page).toHaveURL(/seed=7/);
+  });
+
+  test('changing a setting during a run asks before resetting', async ({ page }) => {
+    await page.goto('/labs/grpo/?max_steps=500');
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    page.once('dialog', (dialog) => dialog.dismiss());
+    await page.getByLabel('loss_type').selectOption('bnpo');
+    await expect(page.getByLabel('loss_type')).toHaveValue('dapo');
+    await expect(status(page)).toContainText('training');
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByLabel('loss_type').selectOption('bnpo');
+    await expect(page.getByLabel('loss_type')).toHaveValue('bnpo');
+    await expect(status(page)).toContainText('step 0');
+  });
+
+  test('an exported run imports back and overlays; a bad file changes nothing', async ({ page }, testInfo) => {
+    await page.goto('/labs/grpo/?max_steps=3&seed=1');
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export run (JSON)' }).click();
+    const file = testInfo.outputPath('run.json');
+    await (await download).saveAs(file);
+    const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(exported.format).toBe('agentic-rl-lab/run');
+    expect(exported.history.filter((l: { kind: string }) => l.kind === 'train')).toHaveLength(3);
+
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByRole('button', { name: 'Clear saved runs' }).click();
+    await expect(rewardChart(page)).toContainText('No data yet');
+
+    const bad = testInfo.outputPath('bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ ...exported, settings: { ...exported.settings, beta: 'lots' } }));
+    await page.getByLabel('Import run').setInputFiles(bad);
+    await expect(page.getByText(/Could not import bad.json: .*Nothing was changed/)).toBeVisible();
+    await expect(rewardChart(page)).toContainText('No data yet');
+
+    await page.getByLabel('Import run').setInputFiles(file);
+    await expect(page.getByText(/Imported run.json: 3 steps/)).toBeVisible();
+    await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
+    // Train a second run: both overlay, labelled by what differs (the seed).
+    await page.goto('/labs/grpo/?max_steps=2&seed=2');
+    await page.getByLabel('Import run').setInputFiles(file);
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(rewardChart(page)).toContainText('seed=1');
+    await expect(rewardChart(page)).toContainText('seed=2');
+  });
+});

@@ -13,6 +13,8 @@ export const CHAPTER_COMPONENTS = [
   'LabEmbed',
   'KeyTakeaways',
   'References',
+  'AdvantageCalculator',
+  'ClipVisualizer',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

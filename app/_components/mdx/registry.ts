@@ -1,4 +1,6 @@
 import type { ChapterComponentName } from '@/lib/content/components';
+import { AdvantageCalculator } from '../widgets/AdvantageCalculator';
+import { ClipVisualizer } from '../widgets/ClipVisualizer';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -13,4 +15,6 @@ export const mdxComponents = {
   LabEmbed,
   KeyTakeaways,
   References,
+  AdvantageCalculator,
+  ClipVisualizer,
 } satisfies Record<ChapterComponentName, unknown>;

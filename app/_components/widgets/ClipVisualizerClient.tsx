@@ -1,0 +1,122 @@
+'use client';
+
+import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
+import { ClipPanel } from './ClipPanel';
+import { clipAt, clipCurves, R_MAX, type ClipCurve, type ClipParams, type ClipPoint } from './clip';
+import { loadNumericFace, type NumericFace } from './load-rl';
+import { signed } from './advantages';
+
+export interface ClipSnapshot {
+  params: ClipParams;
+  ratio: number;
+  curves: ClipCurve[];
+  point: ClipPoint[];
+}
+
+interface Props {
+  initial: ClipSnapshot;
+  range: readonly [number, number];
+}
+
+type Inputs = ClipParams & { ratio: number };
+
+/** Shows the build-time plot until a slider moves; then loads the numeric face and recomputes live. */
+export function ClipVisualizerClient({ initial, range }: Props) {
+  const id = useId();
+  const [inputs, setInputs] = useState<Inputs>({ ...initial.params, ratio: initial.ratio });
+  const [edited, setEdited] = useState(false);
+  const [face, setFace] = useState<NumericFace | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!edited || face) return;
+    let current = true;
+    loadNumericFace().then(
+      (f) => current && (setFace(f), setLoadError(null)),
+      (e: unknown) => current && setLoadError(`Could not load the plot (${(e as Error).message}).`),
+    );
+    return () => {
+      current = false;
+    };
+  }, [edited, face]);
+
+  // While a slider is dragged, React keeps the thumb responsive and recomputes for the latest value it can.
+  const wanted = useDeferredValue(inputs);
+  const { epsilon, epsilonHigh, ratio } = wanted;
+  const curves = useMemo(() => (face ? safe(() => clipCurves(face, { epsilon, epsilonHigh })) : null), [face, epsilon, epsilonHigh]);
+  const point = useMemo(() => (face ? safe(() => clipAt(face, { epsilon, epsilonHigh }, ratio)) : null), [face, epsilon, epsilonHigh, ratio]);
+  const live = Array.isArray(curves) && Array.isArray(point);
+  const shown: ClipSnapshot = live ? { params: { epsilon, epsilonHigh }, ratio, curves, point } : initial;
+
+  const error = loadError ?? (typeof curves === 'string' ? curves : typeof point === 'string' ? point : null);
+  const computing = edited && !error && (!face || wanted !== inputs);
+
+  const set = (key: keyof Inputs) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setEdited(true);
+    setInputs((s) => ({ ...s, [key]: Number(e.target.value) }));
+  };
+  const slider = (key: keyof Inputs, label: React.ReactNode, min: number, max: number) => (
+    <div className="widget-slider">
+      <label htmlFor={`${id}-${key}`}>
+        {label}{' '}
+        <output htmlFor={`${id}-${key}`} data-testid={`clip-${key}-value`}>
+          {inputs[key].toFixed(2)}
+        </output>
+      </label>
+      <input id={`${id}-${key}`} type="range" min={min} max={max} step={0.01} value={inputs[key]} onChange={set(key)} />
+    </div>
+  );
+
+  return (
+    <section className="widget clip-visualizer" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="widget-title">
+        <span className="widget-label">Try it</span> The clipped objective per token
+      </h3>
+      <div className="widget-controls">
+        {slider('epsilon', <>ε (<code>epsilon</code>)</>, range[0], range[1])}
+        {slider('epsilonHigh', <>ε<sub>high</sub> (<code>epsilon_high</code>)</>, range[0], range[1])}
+        {slider('ratio', <>ratio r to read off</>, 0, R_MAX)}
+      </div>
+      <div aria-live="polite" className="widget-messages">
+        {error ? <p className="widget-error">{error}</p> : null}
+        {computing ? <p className="widget-computing">computing…</p> : null}
+      </div>
+      <div className={`clip-panels${computing ? ' stale' : ''}`}>
+        {shown.curves.map((c, k) => (
+          <ClipPanel key={c.A} curve={c} params={shown.params} ratio={shown.ratio} point={shown.point[k]} />
+        ))}
+      </div>
+      <table className="clip-readout">
+        <caption>At r = {shown.ratio.toFixed(2)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Advantage</th>
+            <th scope="col">Objective</th>
+            <th scope="col">∂loss/∂log r</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.point.map((p) => (
+            <tr key={p.A}>
+              <th scope="row">A = {p.A > 0 ? '+1' : '−1'}</th>
+              <td>{signed(p.objective).text}</td>
+              <td>
+                {signed(p.grad).text}
+                {p.grad === 0 ? <span className="cell-note">clipped: no gradient</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A bug in the math must not take the page down: show its message instead. */
+function safe<T>(f: () => T): T | string {
+  try {
+    return f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+}

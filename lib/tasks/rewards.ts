@@ -64,6 +64,19 @@ export const hackableDigitReward: RewardFunction = (completions, { answers }) =>
     return [...answers[i].replace('-', '')].every((d) => got.includes(d)) ? 1 : 0;
   });
 
+/**
+ * DELIBERATELY FLAWED, for the reward-hacking demo: a verifier with a comparison bug (>= where == was meant).
+ * Any parsed answer at least as large as the truth scores 1. The exploit needs no new skill, only a shift the
+ * policy can already sample: over-estimates score like correct answers while under-estimates score 0, so the
+ * answers drift upwards, the training reward rises, and held-out accuracy falls. Samples show it plainly:
+ * "#### 97" for 45+12 earns full marks.
+ */
+export const atLeastReward: RewardFunction = (completions, { answers }) =>
+  completions.map((c, i) => {
+    const got = parseAnswer(c);
+    return got != null && BigInt(got) >= BigInt(answers[i]) ? 1 : 0;
+  });
+
 /** Weighted sum of reward functions (as TRL's reward_weights): Σ_k w_k · r_k. */
 export function combineRewards(parts: { fn: RewardFunction; weight: number }[]): RewardFunction {
   return (completions, ctx) => {

@@ -20,7 +20,7 @@ export const grpoSchema = {
   reward_weight_correctness: { kind: 'number', default: 1, min: 0, max: 10, reason: 'The verifiable reward: 1 for the right answer.' },
   reward_weight_format: { kind: 'number', default: 0.2, min: 0, max: 10, reason: 'A little credit for the "#### n" format keeps early samples parseable.' },
   reward_weight_length: { kind: 'number', default: 0, min: 0, max: 10, reason: 'Off: the answer format already bounds the length.' },
-  correctness_reward: { kind: 'choice', default: 'exact', choices: ['exact', 'digits'] as const, reason: '"digits" is deliberately flawed (any answer holding the right digits scores): the reward-hacking demo.' },
+  correctness_reward: { kind: 'choice', default: 'exact', choices: ['exact', 'at_least', 'digits'] as const, reason: '"at_least" (a >= bug) and "digits" (right digits anywhere) are deliberately flawed verifiers, for the reward-hacking demo.' },
   max_grad_norm: { kind: 'number', default: 1, min: 0, max: 1000, exclusiveMin: true, reason: 'TRL’s default gradient clipping.' },
   max_steps: { kind: 'number', default: 60, min: 1, max: 100000, integer: true, reason: 'About a minute on a laptop CPU: enough to see held-out accuracy move.' },
   eval_steps: { kind: 'number', default: 10, min: 0, max: 100000, integer: true, reason: 'RL moves fast here: evaluate every 10 steps.' },
@@ -40,7 +40,7 @@ export const grpoPresets: Record<GrpoPresetName, { description: string; override
   gspo: { description: 'GSPO: one importance ratio per sequence (length-normalised), clipped tightly.', overrides: { importance_sampling_level: 'sequence', epsilon: 3e-4, epsilon_high: 4e-4 } },
   lr_too_high: { description: 'learning_rate 1e-3: the updates overshoot and held-out accuracy falls below the SFT model’s.', overrides: { learning_rate: 1e-3 } },
   reward_hacking: {
-    description: 'A flawed correctness reward (right digits anywhere) and room to write long answers: watch reward rise while accuracy falls.',
-    overrides: { correctness_reward: 'digits', reward_weight_format: 0, max_completion_length: 16 },
+    description: 'A verifier bug (>= where == was meant): over-estimates score like correct answers. The training reward climbs to ~1 while held-out accuracy falls to 0; the inspector shows wrong answers with full marks.',
+    overrides: { correctness_reward: 'at_least' },
   },
 };

@@ -10,7 +10,7 @@ import { createRng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
-import { correctnessReward, formatReward, hackableDigitReward, lengthPenalty, type RewardFunction } from '@/lib/tasks/rewards';
+import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, type RewardFunction } from '@/lib/tasks/rewards';
 import { resolve, type ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
@@ -57,7 +57,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     throw new Error(`max_completion_length ${config.max_completion_length} does not fit: prompt (${task.promptLength}) + completion − 1 = ${longest} > the model's context_length ${model.config.context_length}`);
   }
   const rewardFns: { name: string; fn: RewardFunction; weight: number }[] = [
-    { name: 'correctness', fn: config.correctness_reward === 'digits' ? hackableDigitReward : correctnessReward, weight: config.reward_weight_correctness },
+    { name: 'correctness', fn: { exact: correctnessReward, at_least: atLeastReward, digits: hackableDigitReward }[config.correctness_reward], weight: config.reward_weight_correctness },
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
     { name: 'length', fn: lengthPenalty, weight: config.reward_weight_length },
   ];

@@ -95,3 +95,21 @@ test.describe('GRPO lab', () => {
     await expect(rewardChart(page)).toContainText('seed=2');
   });
 });
+
+test('in the GRPO chapter, the prose shows first and the lab loads only when opened', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(await response.text().catch(() => ''));
+  });
+  await page.goto('/chapters/grpo/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('.prose p').first()).toBeVisible();
+  const open = page.getByRole('button', { name: /Open the lab here/ });
+  await open.scrollIntoViewIfNeeded();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.some((s) => s.includes('recharts-wrapper'))).toBe(false); // no chart code yet
+  await open.click();
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(page.locator('.lab-status')).toHaveText(/^wasm · step [1-9]/, { timeout: 60_000 });
+  expect(scripts.some((s) => s.includes('recharts-wrapper'))).toBe(true);
+});

@@ -4,6 +4,7 @@ import {
   correctnessReward,
   formatReward,
   hackableDigitReward,
+  atLeastReward,
   lengthPenalty,
   parseAnswer,
 } from '@/lib/tasks/rewards';
@@ -47,5 +48,12 @@ describe('reward functions', () => {
       { fn: formatReward, weight: 0.5 },
     ]);
     expect(r(['#### 52', '#### 25', 'x'], { answers: answers(3) })).toEqual([1.5, 0.5, 0]);
+  });
+});
+
+describe('atLeastReward (deliberately flawed: a >= bug)', () => {
+  it('pays for the right answer and for any larger one, not for smaller or unparseable ones', () => {
+    const c = ['#### 52', '12,5 #### 97', '#### 199', '#### 51', '#### -3', 'no answer'];
+    expect(atLeastReward(c, { answers: c.map(() => '52') })).toEqual([1, 1, 1, 0, 0, 0]);
   });
 });

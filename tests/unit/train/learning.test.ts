@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTinyLM } from '@/lib/models/checkpoint';
 import { selectBackend } from '@/lib/tf/backend';
 import { createDpoTrainer } from '@/lib/train/dpo-trainer';
+import { grpoPresets } from '@/lib/train/grpo-config';
 import { createGrpoTrainer } from '@/lib/train/grpo-trainer';
 import { CHECKPOINTS, createLabTask } from '@/lib/train/lab-setup';
 import { TrainingRun, type LogLine, type StepTrainer } from '@/lib/train/run';
@@ -56,6 +57,16 @@ describe('learning (wasm backend, seeded)', () => {
     // The training reward, measured on fresh samples each step, rises too.
     const reward = train_(history, 'rewards/correctness/mean');
     expect(mean(reward.slice(-5))).toBeGreaterThan(mean(reward.slice(0, 5)));
+    model.dispose();
+  }, 120_000);
+
+  it('GRPO against the flawed reward_hacking verifier raises the training reward while held-out accuracy falls', async () => {
+    const model = checkpoint('sft');
+    const history = await train(createGrpoTrainer(model, task, { seed: 0, ...grpoPresets.reward_hacking.overrides }), 10, 10);
+    const [before, after] = evals(history);
+    expect(after).toBeLessThan(before - 0.15);
+    const reward = train_(history, 'rewards/correctness/mean'); // the flawed verifier's score
+    expect(mean(reward.slice(-3))).toBeGreaterThan(0.7);
     model.dispose();
   }, 120_000);
 

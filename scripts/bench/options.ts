@@ -1,0 +1,76 @@
+/** Command-line flags of `npm run bench`. */
+import { parseArgs } from 'node:util';
+import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/backend';
+
+export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
+
+  --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
+  --trainers  trainers from lib/train/registry.ts (default: every registered one; ppo also works unregistered)
+  --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
+  --warmup    untimed steps before timing (default 2: Adam creates its slots on the first)
+  --out       where the JSON goes (default bench-results/bench.json)`;
+
+/** Timed steps when --steps is not given: cpu is ~20× slower than wasm on this model. */
+export const DEFAULT_STEPS: Record<BackendName, number> = { wasm: 15, cpu: 3, webgl: 5, webgpu: 15 };
+
+export interface BenchOptions {
+  backends: BackendName[];
+  /** null: every trainer in the registry. */
+  trainers: string[] | null;
+  /** null: {@link DEFAULT_STEPS} per backend. */
+  steps: number | null;
+  warmup: number;
+  out: string;
+}
+
+export class UsageError extends Error {}
+
+function list(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return [...new Set(items)];
+}
+
+function integer(flag: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${text}"`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        backends: { type: 'string' },
+        trainers: { type: 'string' },
+        steps: { type: 'string' },
+        warmup: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const backends = (list(values.backends) ?? ['wasm', 'cpu']).map((b) => {
+    const name = parseBackendName(b);
+    if (name == null || name === 'auto') throw new UsageError(`unknown backend "${b}" (known: ${BACKEND_ORDER.join(', ')})`);
+    return name;
+  });
+  if (backends.length === 0) throw new UsageError('--backends is empty');
+  const trainers = list(values.trainers) ?? null;
+  if (trainers != null && trainers.length === 0) throw new UsageError('--trainers is empty');
+  return {
+    backends,
+    trainers,
+    steps: integer('steps', values.steps, 1) ?? null,
+    warmup: integer('warmup', values.warmup, 1) ?? 2,
+    out: values.out ?? 'bench-results/bench.json',
+  };
+}

@@ -1,0 +1,86 @@
+/** The shape of bench-results/bench.json (schema 1). Times in milliseconds. */
+import type { BackendName } from '@/lib/tf/backend';
+import type { MicroResult } from './micro';
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  platform: string;
+  arch: string;
+  node: string;
+  tfjs: string;
+  totalMemGiB: number;
+  /** 1-minute load average at the start and the end: other processes skew the numbers. */
+  loadavgStart: number;
+  loadavgEnd?: number;
+  date: string;
+}
+
+export interface BackendStatus {
+  backend: BackendName;
+  available: boolean;
+  /** Why not, as selectBackend's fallbacks say. */
+  reason?: string;
+  /** Whether this run benchmarked it (requested and available). */
+  benchmarked: boolean;
+  details?: Record<string, unknown>;
+}
+
+export interface ModelInfo {
+  kind: string;
+  /** e.g. "TinyLM d_model 32 · 2 layers · 4 heads · vocab 22 · context 22". */
+  description: string;
+  config: Record<string, unknown>;
+  params: number;
+  trainable: number;
+}
+
+export interface TrainerResult {
+  trainer: string;
+  backend: BackendName;
+  status: 'ok' | 'skipped' | 'failed';
+  /** Why skipped or failed, or notes on how it ran. */
+  notes: string[];
+  /** Checkpoint the model started from (null: freshly initialised). */
+  init: string | null;
+  overrides: Record<string, unknown>;
+  model?: ModelInfo;
+  /** Rows per step as the trainer batches them. */
+  batch?: string;
+  setupMs?: number;
+  warmupSteps?: number;
+  timedSteps?: number;
+  stepMs?: { median: number; mean: number; min: number; max: number; all: number[] };
+  stepsPerSecond?: number;
+  /** Units processed per step (completion tokens for LMs, transitions for control) and their rate. */
+  unit?: string;
+  unitsPerStep?: number;
+  unitsPerSecond?: number;
+  /** Per step, medians: generation from the trainer's own metric; forward-backward and optimizer from `micro`. */
+  split?: { generation: number; forwardBackward: number; optimizer: number; clip: number; apply: number; other: number };
+  micro?: MicroResult;
+  /** Medians of the trainer's own timing/* metrics over the timed steps. */
+  trainerTiming?: Record<string, number>;
+  tensors?: {
+    beforeCreate: number;
+    afterWarmup: number;
+    afterTimed: number;
+    afterDispose: number;
+    /** afterTimed − afterWarmup: must be 0. */
+    leakPerRun: number;
+    /** afterDispose − beforeCreate: what dispose() left behind. */
+    leftAfterDispose: number;
+  };
+  error?: string;
+}
+
+export interface BenchReport {
+  schema: 1;
+  machine: MachineInfo;
+  options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
+  backends: BackendStatus[];
+  results: TrainerResult[];
+  notes: string[];
+  warnings: string[];
+  wallSeconds: number;
+}

@@ -94,8 +94,8 @@ export function GroupInspector({ samples }: { samples: { step: number; data: unk
         </table>
       </div>
       <p className="inspector-legend">
-        Grey tokens come after the end of the completion and are excluded from the loss. Advantage = (total − mean) / (std + 1e-4) with
-        scale_rewards=&apos;group&apos;.
+        Grey tokens come after the end of the completion and are excluded from the loss. Advantages are the trainer&apos;s own, under the
+        run&apos;s scale_rewards; with &apos;group&apos; they are (total − mean) / (std + 1e-4).
       </p>
     </div>
   );

@@ -36,6 +36,9 @@ export type GrpoAdvantagesOut = {
   fracRewardZeroStd: tf.Scalar;
 };
 
+/** Below this a reward std is round-off, not signal (rewards are O(1); float32 sums of equal values drift ~1e-8). */
+const ZERO_STD = 1e-6;
+
 /** Masked mean and unbiased std along `axis` (kept); fewer than 2 scored rows give std 0. */
 function maskedMeanStd(x: tf.Tensor, m: tf.Tensor, axis?: number): { mean: tf.Tensor; std: tf.Tensor } {
   const keep = axis !== undefined;
@@ -69,19 +72,19 @@ export function grpoAdvantages(
     const P = N / G;
     const group = maskedMeanStd(tf.reshape(r, [P, G]), tf.reshape(m, [P, G]), 1); // [P, 1] each
     const mean = tf.reshape(tf.tile(group.mean, [1, G]), [N]);
-    const std =
-      scale === 'batch'
-        ? tf.mul(tf.onesLike(r), maskedMeanStd(r, m).std)
-        : tf.reshape(tf.tile(group.std, [1, G]), [N]); // [N]
+    const groupStd = tf.reshape(tf.tile(group.std, [1, G]), [N]); // [N]
+    const std = scale === 'batch' ? tf.mul(tf.onesLike(r), maskedMeanStd(r, m).std) : groupStd;
     let adv = tf.mul(tf.sub(r, mean), m);
     if (scale !== 'none') adv = tf.div(adv, tf.add(std, 1e-4));
+    // Equal rewards leave float32 round-off (std ~1e-8) that 1e-4 would turn into ±1e-4 "advantages": snap to 0.
+    adv = tf.where(tf.less(groupStd, ZERO_STD), tf.zerosLike(adv), adv);
     return {
       advantages: adv as tf.Tensor1D,
       rewards: r,
       scorable: m,
       reward: maskedTokenMean(r, m),
       rewardStd: tf.mean(std) as tf.Scalar,
-      fracRewardZeroStd: tf.mean(tf.cast(tf.lessEqual(tf.abs(std), 1e-8), 'float32')) as tf.Scalar,
+      fracRewardZeroStd: tf.mean(tf.cast(tf.less(std, ZERO_STD), 'float32')) as tf.Scalar,
     };
   });
 }

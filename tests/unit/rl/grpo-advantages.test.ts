@@ -132,3 +132,15 @@ describe('grpoAdvantages', () => {
     ).toThrow(/scaleRewards must be one of/);
   });
 });
+
+describe('groups whose rewards are all equal', () => {
+  it('get advantage exactly 0 and count in frac_reward_zero_std, despite float32 round-off', () => {
+    // Eight 0.2s: their float32 mean is not exactly 0.2, so a naive std is ~1e-8, not 0.
+    const rewards = [...Array(8).fill(0.2), 1, 0, 1, 0, 1, 0, 1, 0];
+    const { advantages } = grpoAdvantages({ rewards, numGenerations: 8 });
+    expect(advantages.slice(0, 8)).toEqual(Array(8).fill(0));
+    expect(Math.abs(advantages[8])).toBeGreaterThan(0.9);
+    const out = tf.tidy(() => grpoAdvantagesTensor(tf.tensor2d(rewards.map((r) => [r])), { numGenerations: 8 }).fracRewardZeroStd.dataSync()[0]);
+    expect(out).toBe(0.5);
+  });
+});

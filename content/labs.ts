@@ -19,10 +19,19 @@ export const labs: readonly LabEntry[] = [
     summary: 'Start from an imperfect SFT checkpoint and train it with GRPO on 2-digit addition: sample groups, score them, and watch held-out accuracy climb.',
     chapter: 'grpo',
   },
+  {
+    slug: 'ppo',
+    title: 'PPO in a grid world',
+    summary: 'An actor-critic learns to walk round the lava to the goal with clipped policy updates and GAE; then break it with no clipping or a learning rate that is too high.',
+    chapter: 'ppo',
+  },
+  {
+    slug: 'dpo',
+    title: 'DPO on preference pairs',
+    summary: 'Pairs of a correct and an incorrect answer sampled from the SFT model, trained against a frozen reference: watch the implicit rewards, the margins and held-out accuracy.',
+    chapter: 'dpo',
+  },
 ];
 
 /** Labs the course plans, shown on the labs index so readers know what is coming. */
-export const plannedLabs: readonly Omit<LabEntry, 'slug'>[] = [
-  { title: 'PPO actor-critic', summary: 'An actor-critic learns a small environment with clipped policy updates and GAE.', chapter: 'ppo' },
-  { title: 'DPO from preference pairs', summary: 'Preference pairs from the verifiable task, trained against a frozen reference.', chapter: 'dpo' },
-];
+export const plannedLabs: readonly Omit<LabEntry, 'slug'>[] = [];

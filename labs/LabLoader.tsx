@@ -6,6 +6,8 @@ import { useState } from 'react';
 /** Each lab's UI is its own chunk: nothing of it (charts, worker) loads until the lab is opened. */
 const LABS = {
   grpo: dynamic(() => import('./grpo/GrpoLab'), { ssr: false, loading: () => <p className="lab-loading">Loading the lab…</p> }),
+  dpo: dynamic(() => import('./dpo/DpoLab'), { ssr: false, loading: () => <p className="lab-loading">Loading the lab…</p> }),
+  ppo: dynamic(() => import('./ppo/PpoLab'), { ssr: false, loading: () => <p className="lab-loading">Loading the lab…</p> }),
 };
 
 /** On a lab's own page the lab loads at once; inside a chapter it waits for the reader to ask. */

@@ -28,7 +28,7 @@ export default function LabsIndex() {
       ) : (
         <p>No lab is open yet.</p>
       )}
-      <h2>Coming next</h2>
+      {plannedLabs.length > 0 ? <h2>Coming next</h2> : null}
       <ul className="lab-list">
         {plannedLabs.map((lab) => {
           const chapter = getChapterMeta(lab.chapter);

@@ -5,11 +5,11 @@
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import type { LogLine, RunState } from '@/lib/train/run';
 
-export type LmTrainerName = 'sft' | 'grpo' | 'dpo';
+export type TrainerName = 'sft' | 'grpo' | 'dpo' | 'ppo';
 
 export type ToWorker =
   /** Start training (creating the trainer first if needed), or resume a paused run. */
-  | { type: 'train'; runId: number; trainer: LmTrainerName; overrides: Record<string, unknown>; backend: BackendName | 'auto'; checkpointUrl: string }
+  | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, unknown>; backend: BackendName | 'auto'; checkpointUrl?: string }
   | { type: 'pause' }
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
@@ -17,6 +17,8 @@ export type ToWorker =
 /** Run-scoped messages carry the runId of the 'train' that started the run, so late ones from a reset run are dropped. */
 export type FromWorker =
   | { type: 'backend'; backend: BackendName; fallbacks: BackendFallback[] }
-  | { type: 'log'; runId: number; line: LogLine; samples?: unknown }
+  | { type: 'log'; runId: number; line: LogLine }
+  /** What the lab's inspector shows for a training step: a GRPO batch, DPO pairs, PPO's policy map. */
+  | { type: 'samples'; runId: number; step: number; data: unknown }
   | { type: 'state'; runId: number; state: RunState; error?: string }
   | { type: 'error'; runId: number; message: string };

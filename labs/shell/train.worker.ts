@@ -1,10 +1,9 @@
 /// <reference lib="webworker" />
 /**
- * Trains an LM lab's model off the main thread, so the page never freezes. tfjs is imported here only:
+ * Trains a lab's model off the main thread, so the page never freezes. tfjs is imported here only:
  * the page that starts this worker loads none of it.
  */
 import { loadTinyLM } from '@/lib/models/checkpoint';
-import type { TinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
 import { createLabTask } from '@/lib/train/lab-setup';
 import { TRAINERS } from '@/lib/train/registry';
@@ -16,7 +15,14 @@ const post = (message: FromWorker) => scope.postMessage(message);
 
 let backendReady: Promise<unknown> | null = null;
 const checkpoints = new Map<string, Uint8Array>();
-let session: { runId: number; run: TrainingRun; model: TinyLM; trainer: { dispose(): void; lastSamples?: unknown; lastBatch?: unknown }; finished: Promise<unknown> } | null = null;
+let session: { runId: number; run: TrainingRun; dispose(): void; finished: Promise<unknown> } | null = null;
+
+/** What each trainer shows in its lab's inspector after a step. */
+async function samplesOf(trainer: object): Promise<unknown> {
+  const t = trainer as { lastSamples?: unknown; lastBatch?: unknown; policyMap?: () => Promise<unknown> };
+  if (t.policyMap) return t.policyMap();
+  return t.lastSamples ?? t.lastBatch;
+}
 
 async function checkpoint(url: string): Promise<Uint8Array> {
   const cached = checkpoints.get(url);
@@ -37,27 +43,46 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
     post({ type: 'backend', backend: selection.backend, fallbacks: selection.fallbacks });
   });
   await backendReady;
-  const model = loadTinyLM(await checkpoint(message.checkpointUrl));
   const entry = TRAINERS[message.trainer];
-  const trainer = await entry.create(model, createLabTask(), message.overrides);
-  const extras = trainer as unknown as { lastSamples?: unknown; lastBatch?: unknown };
+  let model: { dispose(): void } | null = null;
+  let trainer;
+  if (entry.kind === 'lm') {
+    if (!message.checkpointUrl) throw new Error(`the ${message.trainer} lab needs a checkpoint to start from`);
+    const lm = loadTinyLM(await checkpoint(message.checkpointUrl));
+    model = lm;
+    trainer = await entry.create(lm, createLabTask(), message.overrides);
+  } else {
+    trainer = await entry.create(message.overrides);
+  }
+  const { runId } = message;
   const run = new TrainingRun(trainer, {
     maxSteps: trainer.config.max_steps,
     evalEvery: trainer.config.eval_steps,
-    onLog: (line) => post({ type: 'log', runId: message.runId, line, samples: line.kind === 'train' ? (extras.lastSamples ?? extras.lastBatch) : undefined }),
-    onState: (state, error) => post({ type: 'state', runId: message.runId, state, error }),
+    onLog: (line) => {
+      post({ type: 'log', runId, line });
+      if (line.kind === 'train') void samplesOf(trainer).then((data) => data !== undefined && post({ type: 'samples', runId, step: line.step, data }));
+    },
+    onState: (state, error) => post({ type: 'state', runId, state, error }),
   });
-  session = { runId: message.runId, run, model, trainer, finished: run.run() };
+  const owned = trainer;
+  session = {
+    runId,
+    run,
+    dispose: () => {
+      owned.dispose();
+      model?.dispose();
+    },
+    finished: run.run(),
+  };
 }
 
 async function reset() {
   if (!session) return;
-  const { run, model, trainer, finished } = session;
+  const { run, dispose, finished } = session;
   session = null;
   run.stop();
   await finished;
-  trainer.dispose();
-  model.dispose();
+  dispose();
 }
 
 // Messages are handled one at a time, in order, so a reset never races a start.

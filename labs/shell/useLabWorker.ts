@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import type { LogLine, RunState } from '@/lib/train/run';
-import type { FromWorker, LmTrainerName, ToWorker } from './protocol';
+import type { FromWorker, ToWorker, TrainerName } from './protocol';
 
 export interface LabWorkerState {
   state: RunState;
@@ -19,7 +19,7 @@ const KEEP_SAMPLES = 30;
 const initial: LabWorkerState = { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null };
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
-export function useLabWorker(trainer: LmTrainerName, checkpointUrl: string) {
+export function useLabWorker(trainer: TrainerName, checkpointUrl?: string) {
   const worker = useRef<Worker | null>(null);
   const runId = useRef(0);
   const [status, setStatus] = useState<LabWorkerState>(initial);
@@ -34,10 +34,10 @@ export function useLabWorker(trainer: LmTrainerName, checkpointUrl: string) {
         switch (message.type) {
           case 'backend':
             return { ...s, backend: message.backend, fallbacks: message.fallbacks };
-          case 'log': {
-            const samples = message.samples === undefined ? s.samples : [...s.samples, { step: message.line.step, data: message.samples }].slice(-KEEP_SAMPLES);
-            return { ...s, history: [...s.history, message.line], samples };
-          }
+          case 'log':
+            return { ...s, history: [...s.history, message.line] };
+          case 'samples':
+            return { ...s, samples: [...s.samples, { step: message.step, data: message.data }].slice(-KEEP_SAMPLES) };
           case 'state':
             return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null) };
           case 'error':

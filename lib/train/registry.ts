@@ -52,18 +52,20 @@ const lm = (schema: Schema, presets: Record<string, Preset>, create: LmTrainerEn
   save: (trainer) => saveTinyLM(trainer.model as TinyLM),
 });
 
+const ppo: ControlTrainerEntry = {
+  kind: 'control',
+  schema: ppoSchema,
+  presets: ppoPresets as Record<string, Preset>,
+  parseAssignment: (a) => parseAssignment(ppoSchema, a),
+  create: async (overrides, init) => createPpoTrainer(overrides, init ? { model: loadActorCritic(init) } : {}),
+  save: (trainer) => saveWeights(trainer.model),
+};
+
 export const TRAINERS = {
   sft: lm(sftSchema, sftPresets, async (model, task, o) => createSftTrainer(model, task, o)),
   grpo: lm(grpoSchema, grpoPresets, async (model, task, o) => createGrpoTrainer(model, task, o)),
   dpo: lm(dpoSchema, dpoPresets, (model, task, o) => createDpoTrainer(model, task, o)),
-  ppo: {
-    kind: 'control',
-    schema: ppoSchema,
-    presets: ppoPresets as Record<string, Preset>,
-    parseAssignment: (a) => parseAssignment(ppoSchema, a),
-    create: async (overrides, init) => createPpoTrainer(overrides, init ? { model: loadActorCritic(init) } : {}),
-    save: (trainer) => saveWeights(trainer.model),
-  } satisfies ControlTrainerEntry,
+  ppo,
 } satisfies Record<string, LmTrainerEntry | ControlTrainerEntry>;
 
 export type TrainerName = keyof typeof TRAINERS;

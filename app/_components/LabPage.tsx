@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import { labs } from '@/content/labs';
+import { getChapterMeta } from '@/lib/content/chapters';
+import { LabLoader } from '@/labs/LabLoader';
+
+/** A lab on its own page: title, what it trains, the chapter to read, and the lab itself (loaded at once). */
+export function LabPage({ slug }: { slug: string }) {
+  const lab = labs.find((l) => l.slug === slug);
+  if (!lab) throw new Error(`no lab "${slug}" in content/labs.ts`);
+  const chapter = getChapterMeta(lab.chapter);
+  return (
+    <main className="page lab-page">
+      <h1>{lab.title}</h1>
+      <p className="lede">{lab.summary}</p>
+      {chapter ? (
+        <p>
+          The ideas behind it are in <Link href={`/chapters/${chapter.slug}/`}>chapter {chapter.number}: {chapter.title}</Link>.
+        </p>
+      ) : null}
+      <LabLoader lab={lab.slug} />
+    </main>
+  );
+}
+
+export function labMetadata(slug: string) {
+  const lab = labs.find((l) => l.slug === slug);
+  return lab ? { title: lab.title, description: lab.summary } : {};
+}

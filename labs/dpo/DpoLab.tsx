@@ -1,0 +1,29 @@
+'use client';
+
+import { dpoPresets, dpoSchema } from '@/lib/train/dpo-config';
+import { CHECKPOINTS } from '@/lib/train/lab-setup';
+import { LabShell, type LabDefinition } from '../shell/LabShell';
+import { PairInspector } from './PairInspector';
+
+const DPO_LAB: LabDefinition = {
+  trainer: 'dpo',
+  schema: dpoSchema,
+  presets: dpoPresets,
+  fields: ['learning_rate', 'beta', 'loss_type', 'label_smoothing', 'per_device_train_batch_size', 'max_steps', 'num_prompts', 'samples_per_prompt', 'seed'],
+  charts: [
+    { title: 'Implicit rewards (chosen, rejected)', metrics: ['rewards/chosen', 'rewards/rejected'], kind: 'train' },
+    { title: 'Reward margin', metrics: ['rewards/margins'], kind: 'train' },
+    { title: 'Reward accuracy', metrics: ['rewards/accuracies'], kind: 'train', domain: [0, 1] },
+    { title: 'Log-probs (chosen, rejected)', metrics: ['logps/chosen', 'logps/rejected'], kind: 'train' },
+    { title: 'Held-out accuracy', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1] },
+    { title: 'Loss', metrics: ['loss'], kind: 'train' },
+  ],
+  checkpointUrl: `/${CHECKPOINTS.sft}`,
+  inspector: { title: 'Pair inspector', render: (status) => <PairInspector samples={status.samples} /> },
+  evalMetric: ['eval/accuracy', 'held-out accuracy', true],
+};
+
+/** The DPO lab: pairs sampled from the SFT model, DPOConfig's fields, live charts, the pair inspector, runs. */
+export default function DpoLab() {
+  return <LabShell lab={DPO_LAB} />;
+}

@@ -1,0 +1,73 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { createCharTokenizer } from '@/lib/tasks/tokenizer';
+import type { DpoTrainer } from '@/lib/train/dpo-trainer';
+
+const tokenizer = createCharTokenizer();
+const fmt = (v: number) => v.toFixed(3);
+
+/** The last batches' preference pairs with their implicit rewards β·(log π − log π_ref). */
+export function PairInspector({ samples }: { samples: { step: number; data: unknown }[] }) {
+  const id = useId();
+  const [chosenStep, setChosenStep] = useState<number | null>(null);
+  if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its pairs.</p>;
+  const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
+  const batch = entry.data as DpoTrainer['lastBatch'];
+  const ordered = batch.filter((b) => b.chosenReward - b.rejectedReward < 0).length;
+  return (
+    <div className="inspector">
+      <div className="inspector-pickers">
+        <label htmlFor={`${id}-step`}>Step</label>
+        <select id={`${id}-step`} value={entry.step} onChange={(e) => setChosenStep(Number(e.target.value))}>
+          {samples.map((s) => (
+            <option key={s.step} value={s.step}>
+              {s.step}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="inspector-summary">
+        {batch.length} pairs in this batch; the implicit reward prefers the rejected completion in <strong>{ordered}</strong> of them.
+      </p>
+      <div className="inspector-scroll">
+        <table className="inspector-table">
+          <thead>
+            <tr>
+              <th scope="col">prompt</th>
+              <th scope="col">chosen (correct)</th>
+              <th scope="col">rejected (incorrect)</th>
+              <th scope="col">reward chosen</th>
+              <th scope="col">reward rejected</th>
+              <th scope="col">margin</th>
+            </tr>
+          </thead>
+          <tbody>
+            {batch.map(({ pair, chosenReward, rejectedReward }, i) => {
+              const margin = chosenReward - rejectedReward;
+              return (
+                <tr key={i}>
+                  <th scope="row" className="tokens">
+                    {pair.prompt}
+                  </th>
+                  <td className="tokens">{tokenizer.decode(pair.chosen)}</td>
+                  <td className="tokens">{tokenizer.decode(pair.rejected)}</td>
+                  <td>{fmt(chosenReward)}</td>
+                  <td>{fmt(rejectedReward)}</td>
+                  <td className={`adv ${margin > 0 ? 'adv-pos' : 'adv-neg'}`}>
+                    {margin > 0 ? '+' : '−'}
+                    {fmt(Math.abs(margin))}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="inspector-legend">
+        Implicit reward = β·(log π_θ − log π_ref) of the whole completion; DPO widens the margin. Watch both rewards: if the chosen one
+        falls too, the model is making correct answers less likely while pushing wrong ones down faster.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,223 @@
+'use client';
+
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { BACKEND_ORDER, type BackendName } from '@/lib/tf/backend';
+import { defaults, type FieldValue, type Schema } from '@/lib/train/config';
+import { MetricChart, type ChartSpec } from './MetricChart';
+import type { TrainerName } from './protocol';
+import { exportRun, importRun, MAX_RUNS, type SavedRun } from './runs';
+import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
+import { SettingsForm } from './SettingsForm';
+import { useLabWorker, type LabWorkerState } from './useLabWorker';
+
+export interface LabDefinition {
+  trainer: TrainerName;
+  schema: Schema;
+  presets: Record<string, { description: string; overrides: Settings }>;
+  /** Controls to show, in order (TRL's field names). */
+  fields: string[];
+  charts: ChartSpec[];
+  /** Site-relative checkpoint to start from; none for trainers that build their own model. */
+  checkpointUrl?: string;
+  /** Shows the latest steps' samples (a group inspector, a pair inspector, the grid world…). */
+  inspector: { title: string; render(status: LabWorkerState, settings: Settings): ReactNode };
+  /** The metric the status line reports after each evaluation, e.g. ['eval/accuracy', 'held-out accuracy', true]. */
+  evalMetric: [name: string, label: string, percent: boolean];
+}
+
+
+/** Every lab's shell: settings named as TRL's config, training in a worker, live charts, an inspector, runs. */
+export function LabShell({ lab: definition }: { lab: LabDefinition }) {
+  const { trainer, schema, presets, fields, charts, checkpointUrl, inspector, evalMetric } = definition;
+  const lab = useLabWorker(trainer, checkpointUrl);
+  const [settings, setSettings] = useState<Settings>(() => defaults(schema));
+  const [preset, setPreset] = useState('default');
+  const [backendChoice, setBackendChoice] = useState<BackendName | 'auto'>('auto');
+  const [notices, setNotices] = useState<string[]>([]);
+  const [saved, setSaved] = useState<SavedRun[]>([]);
+  const runSettings = useRef<Settings>(settings);
+  const loaded = useRef(false);
+  const { status } = lab;
+  const steps = status.history.filter((l) => l.kind === 'train');
+  const hasRun = status.history.length > 0 || status.state !== 'idle';
+
+  // Settings come from the URL once, then go back into it on every change: a link reproduces the run.
+  useEffect(() => {
+    const { settings: fromUrl, preset: p, problems } = decodeSettings(schema, presets, window.location.search);
+    const backend = new URLSearchParams(window.location.search).get('backend');
+    setSettings(fromUrl);
+    setPreset(p);
+    if (backend && (BACKEND_ORDER as readonly string[]).includes(backend)) setBackendChoice(backend as BackendName);
+    else if (backend && backend !== 'auto') problems.push(`ignored backend=${backend}: expected auto, ${BACKEND_ORDER.join(', ')}`);
+    setNotices(problems.map((p) => `Link settings: ${p}.`));
+    loaded.current = true;
+  }, [schema, presets]);
+  useEffect(() => {
+    if (!loaded.current) return;
+    const query = encodeSettings(schema, settings, preset);
+    const backend = backendChoice === 'auto' ? '' : `${query ? '&' : ''}backend=${backendChoice}`;
+    const url = `${window.location.pathname}${query || backend ? `?${query}${backend}` : ''}${window.location.hash}`;
+    window.history.replaceState(null, '', url);
+  }, [schema, settings, preset, backendChoice]);
+
+  /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
+  const archive = () => {
+    if (status.history.length === 0) return;
+    const run: SavedRun = { id: `run-${Date.now()}`, trainer, settings: runSettings.current, history: status.history };
+    setSaved((runs) => [...runs, run].slice(-(MAX_RUNS - 1)));
+  };
+  /** A change that needs a fresh run asks first; returns false if the reader keeps the run. */
+  const freshRunAllowed = (what: string) => {
+    if (!hasRun) return true;
+    if (!window.confirm(`Changing ${what} needs a fresh run. Reset the current run (it stays on the charts for comparison)?`)) return false;
+    archive();
+    lab.reset();
+    return true;
+  };
+
+  const change = (key: string, value: FieldValue) => {
+    if (freshRunAllowed(key)) setSettings((s) => ({ ...s, [key]: value }));
+  };
+  const choosePreset = (name: string) => {
+    if (!freshRunAllowed('the preset')) return;
+    setPreset(name);
+    setSettings({ ...defaults(schema), ...presets[name].overrides });
+  };
+  const chooseBackend = (choice: BackendName | 'auto') => {
+    if (!freshRunAllowed('the backend')) return;
+    setBackendChoice(choice);
+    lab.restart();
+  };
+  const train = () => {
+    if (status.state === 'idle') runSettings.current = settings;
+    lab.train(settings, backendChoice);
+  };
+  const reset = () => {
+    archive();
+    lab.reset();
+  };
+
+  const download = () => {
+    const blob = new Blob([exportRun({ id: 'current', trainer, settings: runSettings.current, history: status.history })], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${trainer}-run-seed${runSettings.current.seed}.json`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const run = importRun(await file.text(), trainer, schema);
+      setSaved((runs) => [...runs, run].slice(-(MAX_RUNS - 1)));
+      setNotices([`Imported ${file.name}: ${run.history.filter((l) => l.kind === 'train').length} steps, overlaid on the charts.`]);
+    } catch (error) {
+      setNotices([`Could not import ${file.name}: ${(error as Error).message}. Nothing was changed.`]);
+    }
+  };
+
+  const current = { label: 'current', settings: runSettings.current, history: status.history };
+  const allRuns = [...saved.map((r) => ({ label: '', settings: r.settings, history: r.history })), ...(status.history.length ? [current] : [])];
+  const chartRuns = allRuns.map((run, i) => ({
+    history: run.history,
+    label: `run ${i + 1}${allRuns.length > 1 ? ` (${describeDifferences(schema, run.settings, allRuns.filter((o) => o !== run).map((o) => o.settings))})` : ''}`,
+  }));
+  const last = steps.at(-1)?.metrics;
+  const msPerStep = last ? Math.round(Object.entries(last).reduce((sum, [k, v]) => (k.startsWith('timing/') ? sum + v : sum), 0)) : null;
+  const [evalName, evalLabel, evalPercent] = evalMetric;
+  const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
+  const stateWord = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' }[status.state];
+
+  return (
+    <div className="lab">
+      <div className="lab-toolbar">
+        <button type="button" className="lab-primary" onClick={train} disabled={status.state === 'running' || status.state === 'done' || status.state === 'failed'}>
+          Train
+        </button>
+        <button type="button" onClick={lab.pause} disabled={status.state !== 'running'}>
+          Pause
+        </button>
+        <button type="button" onClick={reset} disabled={!hasRun}>
+          Reset
+        </button>
+        <label className="lab-inline">
+          Preset{' '}
+          <select value={preset} onChange={(e) => choosePreset(e.target.value)}>
+            {Object.keys(presets).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="lab-inline">
+          Backend{' '}
+          <select value={backendChoice} onChange={(e) => chooseBackend(e.target.value as BackendName | 'auto')}>
+            <option value="auto">auto</option>
+            {BACKEND_ORDER.map((b) => (
+              <option key={b} value={b}>
+                {b}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p role="status" className="lab-status">
+        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} · step {steps.length}
+        {msPerStep !== null ? ` · ${msPerStep} ms/step` : ''} · {stateWord}
+        {lastEval !== undefined ? ` · ${evalLabel} ${evalPercent ? `${(lastEval * 100).toFixed(1)}%` : lastEval.toFixed(2)}` : ''}
+      </p>
+      {status.fallbacks.length > 0 ? (
+        <ul className="lab-fallbacks" aria-label="Backends not used">
+          {status.fallbacks.map((f) => (
+            <li key={f.backend}>
+              {f.backend} not used: {f.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {status.error ? <p className="lab-error" role="alert">{status.error}</p> : null}
+      {notices.map((n) => (
+        <p key={n} className="lab-notice">
+          {n}
+        </p>
+      ))}
+      <p className="lab-preset-note">{presets[preset]?.description}</p>
+
+      <div className="lab-charts">
+        {charts.map((spec) => (
+          <MetricChart key={spec.title} spec={spec} runs={chartRuns} />
+        ))}
+      </div>
+
+      <section className="lab-section" aria-label={inspector.title}>
+        <h3>{inspector.title}</h3>
+        {inspector.render(status, runSettings.current)}
+      </section>
+
+      <section className="lab-section" aria-label="Runs">
+        <h3>Runs</h3>
+        <p>
+          Up to {MAX_RUNS} runs overlay on the charts, labelled by the settings that differ. Reset keeps the last run for comparison.
+        </p>
+        <div className="lab-runs-actions">
+          <button type="button" onClick={download} disabled={status.history.length === 0}>
+            Export run (JSON)
+          </button>
+          <label className="lab-file">
+            Import run{' '}
+            <input type="file" accept="application/json,.json" onChange={(e) => void upload(e.target.files?.[0]).finally(() => (e.target.value = ''))} />
+          </label>
+          <button type="button" onClick={() => setSaved([])} disabled={saved.length === 0}>
+            Clear saved runs
+          </button>
+        </div>
+      </section>
+
+      <details className="lab-section lab-settings" open>
+        <summary>Settings (named as in TRL)</summary>
+        <SettingsForm schema={schema} fields={fields} settings={settings} onChange={change} />
+      </details>
+    </div>
+  );
+}

@@ -15,6 +15,8 @@ export const CHAPTER_COMPONENTS = [
   'References',
   'AdvantageCalculator',
   'ClipVisualizer',
+  'GaeCalculator',
+  'DpoLossExplorer',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

@@ -1,6 +1,8 @@
 import type { ChapterComponentName } from '@/lib/content/components';
 import { AdvantageCalculator } from '../widgets/AdvantageCalculator';
 import { ClipVisualizer } from '../widgets/ClipVisualizer';
+import { DpoLossExplorer } from '../widgets/DpoLossExplorer';
+import { GaeCalculator } from '../widgets/GaeCalculator';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -17,4 +19,6 @@ export const mdxComponents = {
   References,
   AdvantageCalculator,
   ClipVisualizer,
+  GaeCalculator,
+  DpoLossExplorer,
 } satisfies Record<ChapterComponentName, unknown>;

@@ -2,7 +2,7 @@
 // first edit, so a chapter page never downloads tfjs (~230 KB gz) unless a widget is used.
 
 /** The part of the numeric face (lib/rl/index.ts) the widgets call. A type only: importing it costs nothing. */
-export type NumericFace = Pick<typeof import('@/lib/rl'), 'grpoAdvantages' | 'grpoLoss'>;
+export type NumericFace = Pick<typeof import('@/lib/rl'), 'grpoAdvantages' | 'grpoLoss' | 'gae' | 'dpoLoss'>;
 
 let loading: Promise<NumericFace> | null = null;
 

@@ -1,0 +1,119 @@
+// DpoLossExplorer's numbers, shared by the server (build-time default) and the browser (live sliders).
+// The margin z = (log π(y_w) − log π_ref(y_w)) − (log π(y_l) − log π_ref(y_l)); with the references at 0
+// and the rejected log-prob at 0, the chosen log-prob is z itself.
+import type { DpoLossType } from '@/lib/rl/dpo';
+import type { NumericFace } from './load-rl';
+
+export const Z_MAX = 10;
+export const BETA_RANGE = [0.01, 1] as const;
+export const LS_MAX = 0.45;
+// A local copy of dpo.DPO_LOSS_TYPES (in this order): importing the value would pull tfjs into the page bundle.
+export const LOSS_TYPES = ['sigmoid', 'hinge', 'ipo', 'robust'] as const satisfies readonly DpoLossType[];
+export type LossType = (typeof LOSS_TYPES)[number];
+/** The loss types that read label_smoothing. */
+export const SMOOTHED: readonly LossType[] = ['sigmoid', 'robust'];
+
+// The face returns only the batch-mean loss, so each loss sample is a single-row call: few of them, each
+// with its exact slope, joined by cubic Hermite curves (exact for IPO's parabola, within a pixel for sigmoid).
+const LOSS_KNOTS: Record<LossType, number> = { sigmoid: 21, robust: 21, ipo: 5, hinge: 0 };
+const WEIGHT_GRID = 201; // one batched call per loss type
+const NEAR = 1e-3; // samples this close on either side of the hinge's kink put its step exactly there
+
+export interface DpoParams {
+  beta: number;
+  labelSmoothing: number;
+}
+
+export interface DpoCurve {
+  type: LossType;
+  /**
+   * The loss against z at a few knots, with its slope dloss/dz there. Smooth types are drawn as cubic
+   * Hermite curves through them; hinge, piecewise linear, as straight segments between its knots (±10
+   * and the kink), which is exact.
+   */
+  loss: { z: number; y: number; dy: number }[];
+  smooth: boolean;
+  /** −∂loss/∂z: how hard one gradient step pushes the margin up. */
+  weight: { z: number; y: number }[];
+}
+
+export interface DpoPoint {
+  type: LossType;
+  loss: number;
+  weight: number;
+  /** β·z: the implicit reward margin, chosenRewards − rejectedRewards from the face. */
+  margin: number;
+}
+
+/** Where the hinge loss 1 − βz reaches 0, if inside the plot. */
+export const hingeKink = (beta: number) => (1 / beta <= Z_MAX ? 1 / beta : null);
+/** Where the IPO loss (z − 1/(2β))² is 0, if inside the plot. */
+export const ipoTarget = (beta: number) => (1 / (2 * beta) <= Z_MAX ? 1 / (2 * beta) : null);
+
+function call(face: NumericFace, type: LossType, p: DpoParams, zs: number[]) {
+  const zeros = zs.map(() => 0);
+  const ones = zs.map(() => 1);
+  return face.dpoLoss({
+    chosenLogps: zs,
+    rejectedLogps: zeros,
+    refChosenLogps: zeros,
+    refRejectedLogps: zeros,
+    beta: p.beta,
+    lossType: type,
+    labelSmoothing: SMOOTHED.includes(type) ? p.labelSmoothing : 0,
+    // IPO divides each log-ratio by its completion length; lengths of 1 leave z as it is.
+    ...(type === 'ipo' ? { chosenLengths: ones, rejectedLengths: ones } : {}),
+  });
+}
+
+const grid = (n: number) => Array.from({ length: n }, (_, i) => -Z_MAX + (2 * Z_MAX * i) / (n - 1));
+
+/** One loss type's curves: a single-row call per loss knot, two batched calls for the slopes and the weights. */
+export function dpoCurve(face: NumericFace, type: LossType, p: DpoParams): DpoCurve {
+  const kink = type === 'hinge' ? hingeKink(p.beta) : null;
+  const knots = type === 'hinge' ? [-Z_MAX, ...(kink !== null && kink < Z_MAX ? [kink] : []), Z_MAX] : grid(LOSS_KNOTS[type]);
+  // loss is the mean over the B rows, so row b's own gradient is B × gradChosen[b].
+  const perRow = (zs: number[]) => {
+    const { gradChosen } = call(face, type, p, zs);
+    return gradChosen.map((g) => g * zs.length);
+  };
+  const slopes = perRow(knots);
+  const loss = knots.map((z, i) => ({ z, y: call(face, type, p, [z]).loss, dy: slopes[i] }));
+  let zs = grid(WEIGHT_GRID);
+  if (kink !== null) {
+    zs = [...zs.filter((z) => Math.abs(z - kink) > NEAR), kink - NEAR, ...(kink + NEAR <= Z_MAX ? [kink + NEAR] : [])];
+    zs.sort((a, b) => a - b);
+  }
+  const grads = perRow(zs);
+  return { type, loss, smooth: type !== 'hinge', weight: zs.map((z, i) => ({ z, y: -grads[i] })) };
+}
+
+export function dpoCurves(face: NumericFace, p: DpoParams, types: readonly LossType[] = LOSS_TYPES): DpoCurve[] {
+  return types.map((t) => dpoCurve(face, t, p));
+}
+
+/** Every loss type at one margin, for the readout under the plots. */
+export function dpoAt(face: NumericFace, p: DpoParams, z: number): DpoPoint[] {
+  return LOSS_TYPES.map((type) => {
+    const out = call(face, type, p, [z]);
+    return { type, loss: out.loss, weight: -out.gradChosen[0], margin: out.chosenRewards[0] - out.rejectedRewards[0] };
+  });
+}
+
+/** About five round tick values covering [lo, hi]. */
+export function niceTicks(lo: number, hi: number, target = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / target;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/** 4 decimals (β can make weights as small as 0.005), fewer for large values, a real minus sign, no "−0.0000". */
+export function num(x: number): string {
+  const a = Math.abs(x);
+  const s = x.toFixed(a >= 100 ? 1 : a >= 10 ? 2 : 4);
+  return Number(s) === 0 ? s.replace('-', '') : s.replace('-', '\u2212');
+}

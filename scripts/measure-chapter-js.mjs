@@ -8,12 +8,13 @@ import { chromiumArgs, findChromium } from './chromium.mjs';
 
 const BUDGET_KB = 150;
 const PORT = 4180 + Math.floor(Math.random() * 100);
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/chapters/agentic-rl/', '/chapters/grpo/', '/'];
-
 if (!fs.existsSync('out/index.html')) {
   console.error('No build in out/: run "npm run build" first.');
   process.exit(1);
 }
+// By default every chapter page of the build, and the home page.
+const chapterPaths = fs.readdirSync('out/chapters').map((slug) => `/chapters/${slug}/`);
+const paths = process.argv.slice(2).length ? process.argv.slice(2) : [...chapterPaths, '/'];
 const executablePath = findChromium();
 if (!executablePath) {
   console.error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH).');
@@ -50,9 +51,10 @@ try {
   process.kill(-server.pid);
 }
 
+const verbose = process.env.VERBOSE === '1';
 for (const r of results) {
-  console.log(`\n${r.path}: ${r.files.length} scripts, ${r.gzipKB} KB gzipped (${r.rawKB} KB raw)`);
-  for (const f of r.files) console.log(`  ${(f.gzip / 1024).toFixed(1).padStart(7)} KB  ${f.file}`);
+  console.log(`${r.path.padEnd(34)} ${String(r.files.length).padStart(3)} scripts  ${r.gzipKB.toFixed(1).padStart(6)} KB gzipped (${r.rawKB} KB raw)`);
+  if (verbose) for (const f of r.files) console.log(`  ${(f.gzip / 1024).toFixed(1).padStart(7)} KB  ${f.file}`);
 }
 fs.mkdirSync('bench-results', { recursive: true });
 fs.writeFileSync('bench-results/chapter-js.json', JSON.stringify({ budgetKB: BUDGET_KB, results }, null, 2));

@@ -137,3 +137,20 @@ for (const theme of ['light', 'dark'] as const) {
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
   });
 }
+
+test('the advantage calculator keeps what the reader typed before its own chunk arrived', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('advantage-calculator')) await held;
+    await route.fulfill({ response, body });
+  });
+  await page.goto('/chapters/grpo/');
+  const input = page.locator('.advantage-calculator input[data-field="rewards"]');
+  await input.fill('1, 0, 0, 1');
+  release();
+  await expect(page.locator('.advantage-calculator')).toContainText('+0.866', { timeout: 30_000 });
+  await expect(input).toHaveValue('1, 0, 0, 1');
+});

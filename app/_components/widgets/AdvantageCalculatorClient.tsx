@@ -1,7 +1,8 @@
 'use client';
 
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { computeAdvantages, MAX_REWARDS, parseRewards, SCALES, signed, type AdvantageTable } from './advantages';
+import { enteredBeforeHydration } from './hydration';
 import { loadNumericFace, type NumericFace } from './load-rl';
 
 const SCALE_HEADERS = {
@@ -22,6 +23,12 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
   const [face, setFace] = useState<NumericFace | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const edited = text !== initialText;
+  const input = useRef<HTMLInputElement>(null);
+  // This component's code loads after the page (lazy.tsx): keep what a quick reader typed before it arrived.
+  useEffect(() => {
+    const typed = enteredBeforeHydration(input.current?.parentElement ?? null).get('rewards');
+    if (typeof typed === 'string' && typed !== initialText) setText(typed);
+  }, [initialText]);
 
   useEffect(() => {
     if (!edited || face) return;
@@ -70,6 +77,8 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
         inputMode="decimal"
         spellCheck={false}
         autoComplete="off"
+        ref={input}
+        data-field="rewards"
         value={text}
         aria-invalid={!parsed.ok}
         aria-describedby={`${id}-msg`}

@@ -1,4 +1,4 @@
-import { ClipVisualizerClient } from './ClipVisualizerClient';
+import { ClipVisualizerLazy } from './lazy';
 import { clipAt, clipCurves, type ClipParams } from './clip';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
@@ -17,7 +17,7 @@ export async function ClipVisualizer({ epsilon = 0.2, epsilonHigh = epsilon }: P
   const face = await serverNumericFace();
   const params = { epsilon, epsilonHigh };
   return (
-    <ClipVisualizerClient
+    <ClipVisualizerLazy
       initial={{ params, ratio: DEFAULT_RATIO, curves: clipCurves(face, params), point: clipAt(face, params, DEFAULT_RATIO) }}
       range={RANGE}
     />

@@ -1,5 +1,5 @@
 import { BETA_RANGE, dpoAt, dpoCurves, LOSS_TYPES, LS_MAX, Z_MAX, type LossType } from './dpo-loss';
-import { DpoLossExplorerLazy } from './lazy-ppo-dpo';
+import { DpoLossExplorerLazy } from './lazy';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
 import './widgets-ppo-dpo.css';

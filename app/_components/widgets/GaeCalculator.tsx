@@ -1,5 +1,5 @@
 import { computeGae, DEFAULT_GAE, parseGae, type GaeInputs } from './gae';
-import { GaeCalculatorLazy } from './lazy-ppo-dpo';
+import { GaeCalculatorLazy } from './lazy';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
 import './widgets-ppo-dpo.css';

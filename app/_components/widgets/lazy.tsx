@@ -1,10 +1,12 @@
 'use client';
 
-// GaeCalculator and DpoLossExplorer's client code as chunks of their own. Every chapter page is the same
+// Every widget's client code as a chunk of its own. Every chapter page is the same
 // route, so a client component imported directly would be downloaded by all of them; through next/dynamic
 // only a page that renders the widget fetches it. Still rendered on the server (ssr), so the static HTML
 // holds the build-time result, and the page hydrates the widget once its chunk arrives.
 import dynamic from 'next/dynamic';
 
+export const AdvantageCalculatorLazy = dynamic(() => import('./AdvantageCalculatorClient').then((m) => m.AdvantageCalculatorClient));
+export const ClipVisualizerLazy = dynamic(() => import('./ClipVisualizerClient').then((m) => m.ClipVisualizerClient));
 export const GaeCalculatorLazy = dynamic(() => import('./GaeCalculatorClient').then((m) => m.GaeCalculatorClient));
 export const DpoLossExplorerLazy = dynamic(() => import('./DpoLossExplorerClient').then((m) => m.DpoLossExplorerClient));

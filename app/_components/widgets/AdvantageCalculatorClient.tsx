@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { computeAdvantages, MAX_REWARDS, parseRewards, SCALES, signed, type AdvantageTable } from './advantages';
 import { enteredBeforeHydration } from './hydration';
-import { loadNumericFace, type NumericFace } from './load-rl';
+import { useNumericFace } from './useNumericFace';
 
 const SCALE_HEADERS = {
   group: 'r − group mean, ÷ group std',
@@ -20,8 +20,6 @@ interface Props {
 export function AdvantageCalculatorClient({ initialText, initialTable }: Props) {
   const id = useId();
   const [text, setText] = useState(initialText);
-  const [face, setFace] = useState<NumericFace | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const edited = text !== initialText;
   const input = useRef<HTMLInputElement>(null);
   // This component's code loads after the page (lazy.tsx): keep what a quick reader typed before it arrived.
@@ -30,17 +28,7 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
     if (typeof typed === 'string' && typed !== initialText) setText(typed);
   }, [initialText]);
 
-  useEffect(() => {
-    if (!edited || face) return;
-    let current = true;
-    loadNumericFace().then(
-      (f) => current && (setFace(f), setLoadError(null)),
-      (e: unknown) => current && setLoadError(`Could not load the calculator (${(e as Error).message}).`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [edited, face]);
+  const { face, loadError } = useNumericFace(edited, 'the calculator');
 
   const parsed = useMemo(() => parseRewards(text), [text]);
   const live = useMemo((): AdvantageTable | string | null => {

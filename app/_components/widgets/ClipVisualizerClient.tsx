@@ -1,9 +1,9 @@
 'use client';
 
-import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { ClipPanel } from './ClipPanel';
 import { clipAt, clipCurves, R_MAX, type ClipCurve, type ClipParams, type ClipPoint } from './clip';
-import { loadNumericFace, type NumericFace } from './load-rl';
+import { useNumericFace } from './useNumericFace';
 import { signed } from './advantages';
 
 export interface ClipSnapshot {
@@ -25,20 +25,8 @@ export function ClipVisualizerClient({ initial, range }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState<Inputs>({ ...initial.params, ratio: initial.ratio });
   const [edited, setEdited] = useState(false);
-  const [face, setFace] = useState<NumericFace | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
 
-  useEffect(() => {
-    if (!edited || face) return;
-    let current = true;
-    loadNumericFace().then(
-      (f) => current && (setFace(f), setLoadError(null)),
-      (e: unknown) => current && setLoadError(`Could not load the plot (${(e as Error).message}).`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [edited, face]);
+  const { face, loadError } = useNumericFace(edited, 'the plot');
 
   // While a slider is dragged, React keeps the thumb responsive and recomputes for the latest value it can.
   const wanted = useDeferredValue(inputs);

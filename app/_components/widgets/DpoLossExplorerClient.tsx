@@ -17,7 +17,7 @@ import {
   type LossType,
 } from './dpo-loss';
 import { enteredBeforeHydration } from './hydration';
-import { loadNumericFace, type NumericFace } from './load-rl';
+import { useNumericFace } from './useNumericFace';
 
 export interface DpoSnapshot {
   params: DpoParams;
@@ -50,8 +50,6 @@ export function DpoLossExplorerClient({ initial, initialShow }: Props) {
   const [inputs, setInputs] = useState<Inputs>({ ...initial.params, z: initial.z });
   const [show, setShow] = useState<ReadonlySet<LossType>>(() => new Set(initialShow));
   const [edited, setEdited] = useState(false);
-  const [face, setFace] = useState<NumericFace | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
 
   // Anything set while this widget's chunk was still on its way: a moved slider counts as an edit.
@@ -70,17 +68,7 @@ export function DpoLossExplorerClient({ initial, initialShow }: Props) {
     if (ticked.length !== initialShow.length || ticked.some((t) => !initialShow.includes(t))) setShow(new Set(ticked));
   }, [initial, initialShow]);
 
-  useEffect(() => {
-    if (!edited || face) return;
-    let current = true;
-    loadNumericFace().then(
-      (f) => current && (setFace(f), setLoadError(null)),
-      (e: unknown) => current && setLoadError(`Could not load the plot (${(e as Error).message}).`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [edited, face]);
+  const { face, loadError } = useNumericFace(edited, 'the plot');
 
   // While a slider is dragged, React keeps the thumb responsive and recomputes for the latest value it can.
   const wanted = useDeferredValue(inputs);

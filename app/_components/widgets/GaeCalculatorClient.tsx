@@ -4,7 +4,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { signed } from './advantages';
 import { computeGae, MAX_STEPS, parseGae, plain, type GaeField, type GaeInputs, type GaeTable } from './gae';
 import { enteredBeforeHydration } from './hydration';
-import { loadNumericFace, type NumericFace } from './load-rl';
+import { useNumericFace } from './useNumericFace';
 
 interface Props {
   initialInputs: GaeInputs;
@@ -27,8 +27,6 @@ export function GaeCalculatorClient({ initialInputs, initialTable }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState(initialInputs);
   const [edited, setEdited] = useState(false);
-  const [face, setFace] = useState<NumericFace | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
 
   // Anything typed while this widget's chunk was still on its way counts as an edit.
@@ -58,17 +56,7 @@ export function GaeCalculatorClient({ initialInputs, initialTable }: Props) {
     }
   }, [initialInputs]);
 
-  useEffect(() => {
-    if (!edited || face) return;
-    let current = true;
-    loadNumericFace().then(
-      (f) => current && (setFace(f), setLoadError(null)),
-      (e: unknown) => current && setLoadError(`Could not load the calculator (${(e as Error).message}).`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [edited, face]);
+  const { face, loadError } = useNumericFace(edited, 'the calculator');
 
   const parsed = useMemo(() => parseGae(inputs), [inputs]);
   const live = useMemo((): GaeTable | string | null => {

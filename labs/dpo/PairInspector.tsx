@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { StepPicker } from '../shell/StepPicker';
 import { createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { DpoTrainer } from '@/lib/train/dpo-trainer';
 
@@ -18,14 +19,7 @@ export function PairInspector({ samples }: { samples: { step: number; data: unkn
   return (
     <div className="inspector">
       <div className="inspector-pickers">
-        <label htmlFor={`${id}-step`}>Step</label>
-        <select id={`${id}-step`} value={entry.step} onChange={(e) => setChosenStep(Number(e.target.value))}>
-          {samples.map((s) => (
-            <option key={s.step} value={s.step}>
-              {s.step}
-            </option>
-          ))}
-        </select>
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={setChosenStep} />
       </div>
       <p className="inspector-summary">
         {batch.length} pairs in this batch; the implicit reward prefers the rejected completion in <strong>{ordered}</strong> of them.

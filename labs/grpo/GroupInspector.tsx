@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { StepPicker } from '../shell/StepPicker';
 import type { GrpoSamples } from '@/lib/train/grpo-trainer';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
@@ -32,14 +33,7 @@ export function GroupInspector({ samples }: { samples: { step: number; data: unk
   return (
     <div className="inspector">
       <div className="inspector-pickers">
-        <label htmlFor={`${id}-step`}>Step</label>
-        <select id={`${id}-step`} value={entry.step} onChange={(e) => setChosenStep(Number(e.target.value))}>
-          {samples.map((s) => (
-            <option key={s.step} value={s.step}>
-              {s.step}
-            </option>
-          ))}
-        </select>
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={setChosenStep} />
         <label htmlFor={`${id}-prompt`}>Prompt</label>
         <select id={`${id}-prompt`} value={Math.min(promptIndex, data.groups.length - 1)} onChange={(e) => setPromptIndex(Number(e.target.value))}>
           {data.groups.map((g, i) => (

@@ -1,24 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-
-// A string literal of tfjs-core that survives minification (site.spec.ts checks it really occurs there).
-const TFJS_MARKER = 'tfjsflags';
-
-/** Records which script responses hold tfjs, and any page error. */
-function watch(page: Page) {
-  const seen = { tfjs: [] as string[], scripts: 0, errors: [] as string[] };
-  page.on('pageerror', (error) => seen.errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') seen.errors.push(message.text());
-  });
-  page.on('response', async (response) => {
-    if (response.request().resourceType() !== 'script' && !response.url().split('?')[0].endsWith('.js')) return;
-    seen.scripts++;
-    const body = await response.text().catch(() => '');
-    if (body.includes(TFJS_MARKER)) seen.tfjs.push(response.url());
-  });
-  return seen;
-}
+import { expect, test, type Locator } from '@playwright/test';
+import { watch } from './watch';
 
 /** GAE by the textbook recursion, in plain JS: dones[t] = 1 means step t begins a new episode. */
 function gaeByHand(r: number[], v: number[], dones: number[], nextValue: number, nextDone: number, gamma: number, lam: number) {

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { SignedCell } from '../shell/SignedCell';
 import { StepPicker } from '../shell/StepPicker';
 import { createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { DpoTrainer } from '@/lib/train/dpo-trainer';
@@ -38,7 +39,6 @@ export function PairInspector({ samples }: { samples: { step: number; data: unkn
           </thead>
           <tbody>
             {batch.map(({ pair, chosenReward, rejectedReward }, i) => {
-              const margin = chosenReward - rejectedReward;
               return (
                 <tr key={i}>
                   <th scope="row" className="tokens">
@@ -48,10 +48,7 @@ export function PairInspector({ samples }: { samples: { step: number; data: unkn
                   <td className="tokens">{tokenizer.decode(pair.rejected)}</td>
                   <td>{fmt(chosenReward)}</td>
                   <td>{fmt(rejectedReward)}</td>
-                  <td className={`adv ${margin > 0 ? 'adv-pos' : 'adv-neg'}`}>
-                    {margin > 0 ? '+' : '−'}
-                    {fmt(Math.abs(margin))}
-                  </td>
+                  <SignedCell value={chosenReward - rejectedReward} format={fmt} />
                 </tr>
               );
             })}

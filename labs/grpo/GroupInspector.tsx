@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { SignedCell } from '../shell/SignedCell';
 import { StepPicker } from '../shell/StepPicker';
 import type { GrpoSamples } from '@/lib/train/grpo-trainer';
 
@@ -64,7 +65,6 @@ export function GroupInspector({ samples }: { samples: { step: number; data: unk
           </thead>
           <tbody>
             {group.completions.map((c, i) => {
-              const sign = c.advantage > 1e-6 ? 'pos' : c.advantage < -1e-6 ? 'neg' : 'zero';
               return (
                 <tr key={i}>
                   <th scope="row">{i + 1}</th>
@@ -77,10 +77,7 @@ export function GroupInspector({ samples }: { samples: { step: number; data: unk
                     <td key={f}>{fmt(r)}</td>
                   ))}
                   <td>{fmt(c.total)}</td>
-                  <td className={`adv adv-${sign}`}>
-                    {sign === 'pos' ? '+' : sign === 'neg' ? '−' : '±'}
-                    {fmt(Math.abs(c.advantage))}
-                  </td>
+                  <SignedCell value={c.advantage} format={fmt} />
                 </tr>
               );
             })}

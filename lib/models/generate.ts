@@ -1,14 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '@/lib/random';
 import { oneHotF32 } from './ops';
+import type { ToolEnvironment } from '@/lib/tasks/environment';
 import type { CausalLM } from './tiny-lm';
 
 /**
- * Batched autoregressive sampling. Each step runs one forward pass over the whole (unfinished) batch, reads the
- * next-token probabilities back with a single `await data()`, and samples in JS from a seeded generator: tfjs's
- * multinomial differs per backend, this does not (backends agree on probabilities to ~1e-5, so the same seed gives
- * the same completions everywhere except on near-ties). The prefix is recomputed each step (no KV cache): at
- * context ≤ 32 that costs little and keeps the model code simple.
+ * Batched autoregressive sampling, single-turn or multi-turn: the one sampling loop that every rollout runs. Each
+ * step runs one forward pass over the unfinished rows, reads the next-token probabilities back with a single
+ * `await data()`, and samples in JS from a seeded generator: tfjs's multinomial differs per backend, this does not
+ * (backends agree on probabilities to ~1e-5, so the same seed gives the same completions everywhere except on
+ * near-ties). With an environment (lib/tasks/environment.ts), after each policy token the environment may append an
+ * observation: tokens the policy did not choose, kept as context and masked out of the loss. Rows then differ in
+ * length; nextTokenProbs handles that. The prefix is recomputed each step (no KV cache): at context ≤ 32 that costs
+ * little and keeps the model code simple.
  */
 
 export interface SamplingConfig {
@@ -19,56 +23,76 @@ export interface SamplingConfig {
 }
 
 export interface GenerateConfig extends SamplingConfig {
-  /** Tokens generated at most per row, EOS included. */
+  /** Tokens after the prompt at most per row, EOS and observations included. */
   max_completion_length: number;
   eos_id: number;
-  /** Written after EOS so every row has max_completion_length tokens. */
+  /** Written after the end so every row has max_completion_length tokens. */
   pad_id: number;
 }
 
 export interface Generation {
-  /** [B][max_completion_length] generated tokens, PAD after EOS. */
+  /** [B][max_completion_length] the tokens after the prompt (policy and observations), PAD after the end. */
   completions: number[][];
-  /** [B][max_completion_length] 1 for generated tokens up to and including EOS, 0 after. */
+  /** [B][max_completion_length] 1 for tokens the policy chose, up to and including EOS: the loss mask. 0 for
+   * observation tokens and padding. */
   completionMask: number[][];
-  /** Tokens generated per row (EOS included). */
+  /** [B][max_completion_length] 1 where the environment inserted the token (all 0 without an environment). */
+  observationMask: number[][];
+  /** Tokens per row, policy and observation (EOS included). */
   lengths: number[];
   /** Whether the row emitted EOS (false: cut off at max_completion_length). */
   finished: boolean[];
+  /** Observations the environment appended per row (tool calls answered). */
+  observations: number[];
   /** [B][max_completion_length] log-prob of each sampled token under the sampling distribution (after temperature
-   * and top-k; 0 for greedy and for padding). For diagnostics: trainers recompute log-probs with the model. */
+   * and top-k; 0 for greedy, observations and padding). For diagnostics: trainers recompute log-probs with the model. */
   samplingLogprobs: number[][];
 }
 
-/** Samples completions for B prompts. Prompts may differ in length (rows are right-padded internally). */
-export async function generate(model: CausalLM, prompts: number[][], config: GenerateConfig, rng: Rng): Promise<Generation> {
+/** Samples completions for B prompts, with `env` answering along the way if given. Prompts may differ in length. */
+export async function generate(model: CausalLM, prompts: number[][], config: GenerateConfig, rng: Rng, env?: ToolEnvironment): Promise<Generation> {
   const M = config.max_completion_length;
+  const V = model.config.vocab_size;
   const longest = Math.max(...prompts.map((p) => p.length));
   if (longest + M - 1 > model.config.context_length) {
     throw new Error(`prompt (${longest}) + max_completion_length (${M}) − 1 exceeds context_length ${model.config.context_length}`);
   }
-  const rows = prompts.map((p) => [...p]);
+  const padRow = () => new Array<number>(M).fill(0);
   const out: Generation = {
-    completions: prompts.map(() => new Array(M).fill(config.pad_id)),
-    completionMask: prompts.map(() => new Array(M).fill(0)),
+    completions: prompts.map(() => new Array<number>(M).fill(config.pad_id)),
+    completionMask: prompts.map(padRow),
+    observationMask: prompts.map(padRow),
     lengths: prompts.map(() => 0),
     finished: prompts.map(() => false),
-    samplingLogprobs: prompts.map(() => new Array(M).fill(0)),
+    observations: prompts.map(() => 0),
+    samplingLogprobs: prompts.map(padRow),
+  };
+  const rows = prompts.map((p) => [...p]);
+  /** Appends one token to row i: its position is the row's current completion length. */
+  const append = (i: number, token: number, fromPolicy: boolean, logprob = 0) => {
+    const t = out.lengths[i]++;
+    rows[i].push(token);
+    out.completions[i][t] = token;
+    (fromPolicy ? out.completionMask : out.observationMask)[i][t] = 1;
+    out.samplingLogprobs[i][t] = logprob;
   };
   let active = prompts.map((_, i) => i);
-  for (let t = 0; t < M && active.length > 0; t++) {
+  while (active.length > 0) {
     const probs = await nextTokenProbs(model, active.map((i) => rows[i]), config.temperature ?? 1, config.pad_id);
-    const V = model.config.vocab_size;
     active.forEach((i, j) => {
       const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
-      rows[i].push(token);
-      out.completions[i][t] = token;
-      out.completionMask[i][t] = 1;
-      out.samplingLogprobs[i][t] = logprob;
-      out.lengths[i] = t + 1;
-      if (token === config.eos_id) out.finished[i] = true;
+      append(i, token, true, logprob);
+      if (token === config.eos_id) {
+        out.finished[i] = true;
+        return;
+      }
+      const observation = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
+      if (observation && observation.length > 0) {
+        for (const o of observation.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
+        out.observations[i]++;
+      }
     });
-    active = active.filter((i) => !out.finished[i]);
+    active = active.filter((i) => !out.finished[i] && out.lengths[i] < M);
   }
   return out;
 }

@@ -1,8 +1,9 @@
 // DPO (TRL DPOTrainer.dpo_loss) on sequence log-prob sums.
 import * as tf from '@tensorflow/tfjs';
 
-export type DpoLossType = 'sigmoid' | 'robust' | 'hinge' | 'ipo';
-export const DPO_LOSS_TYPES: readonly DpoLossType[] = ['sigmoid', 'robust', 'hinge', 'ipo'];
+import { DPO_LOSS_TYPES, type DpoLossType } from './choices';
+
+export { DPO_LOSS_TYPES, type DpoLossType };
 
 export interface DpoLossArgs {
   /** [B] Σ_t log π_θ(chosen tokens). */
@@ -40,7 +41,7 @@ export function dpoConfig(a: { beta?: number; lossType?: DpoLossType; labelSmoot
   const beta = a.beta ?? 0.1;
   const lossType = a.lossType ?? 'sigmoid';
   const labelSmoothing = a.labelSmoothing ?? 0;
-  if (!DPO_LOSS_TYPES.includes(lossType)) {
+  if (!(DPO_LOSS_TYPES as readonly string[]).includes(lossType)) {
     throw new Error(`unknown lossType '${lossType}' (expected ${DPO_LOSS_TYPES.join(', ')})`);
   }
   if (!(beta > 0) || !Number.isFinite(beta)) throw new Error(`beta must be a finite number > 0, got ${beta}`);

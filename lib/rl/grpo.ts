@@ -3,19 +3,15 @@ import * as tf from '@tensorflow/tfjs';
 
 import { asFloat, maskedTokenMean, stopGradient } from './ops';
 
-export type ScaleRewards = 'group' | 'batch' | 'none';
-export type GrpoLossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
-export type ImportanceSamplingLevel = 'token' | 'sequence';
+import { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS, type GrpoLossType, type ImportanceSamplingLevel, type ScaleRewards } from './choices';
 
-export const SCALE_REWARDS: readonly ScaleRewards[] = ['group', 'batch', 'none'];
-export const GRPO_LOSS_TYPES: readonly GrpoLossType[] = ['grpo', 'bnpo', 'dr_grpo', 'dapo'];
-export const IMPORTANCE_SAMPLING_LEVELS: readonly ImportanceSamplingLevel[] = ['token', 'sequence'];
+export { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS, type GrpoLossType, type ImportanceSamplingLevel, type ScaleRewards };
 
 /** TRL's legacy booleans: true → 'group', false → 'none'. */
 export function resolveScaleRewards(s: ScaleRewards | boolean | undefined): ScaleRewards {
   if (s === undefined || s === true) return 'group';
   if (s === false) return 'none';
-  if (!SCALE_REWARDS.includes(s)) {
+  if (!(SCALE_REWARDS as readonly string[]).includes(s)) {
     throw new Error(`scaleRewards must be one of ${SCALE_REWARDS.join(', ')}, true or false; got ${String(s)}`);
   }
   return s;
@@ -128,10 +124,10 @@ export function grpoConfig(a: Omit<GrpoLossArgs, 'logps' | 'oldLogps' | 'refLogp
   const beta = a.beta ?? 0;
   const epsilon = a.epsilon ?? 0.2;
   const epsilonHigh = a.epsilonHigh ?? epsilon;
-  if (!GRPO_LOSS_TYPES.includes(lossType)) {
+  if (!(GRPO_LOSS_TYPES as readonly string[]).includes(lossType)) {
     throw new Error(`unknown lossType '${lossType}' (expected ${GRPO_LOSS_TYPES.join(', ')})`);
   }
-  if (!IMPORTANCE_SAMPLING_LEVELS.includes(level)) {
+  if (!(IMPORTANCE_SAMPLING_LEVELS as readonly string[]).includes(level)) {
     throw new Error(`unknown importanceSamplingLevel '${level}' (expected token or sequence)`);
   }
   if (!(beta >= 0) || !Number.isFinite(beta)) throw new Error(`beta must be a finite number ≥ 0, got ${beta}`);

@@ -1,11 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { detectRuntime, hasCanvas, isFallbackAdapter, navigatorGpu, nodeWasmDir, type GpuLike, type Runtime } from './runtime';
 import { withTimeout } from './timeout';
+import { BACKEND_ORDER, type BackendName } from './names';
 
-export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
-
-/** Fastest first on a real GPU. On a machine without one, WebGPU's adapter is a software fallback and is skipped. */
-export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+export { BACKEND_ORDER, parseBackendName, type BackendName } from './names';
 
 /** Default URL prefix of the `.wasm` files in the browser (copied into `public/tfjs-wasm/` at build time). */
 export const DEFAULT_WASM_PATHS = '/tfjs-wasm/';
@@ -41,12 +39,6 @@ export interface SelectBackendOptions {
   gpu?: GpuLike | null;
   /** Test seam: replaces the probe of the WebGL renderer string (null = unknown). */
   webglRenderer?: () => string | null;
-}
-
-/** Parses a user string ('wasm', 'WebGPU', 'auto'…) into a backend name; null when unknown. */
-export function parseBackendName(s: string | null | undefined): BackendName | 'auto' | null {
-  const v = (s ?? '').trim().toLowerCase();
-  return v === 'auto' || (BACKEND_ORDER as readonly string[]).includes(v) ? (v as BackendName | 'auto') : null;
 }
 
 /**

@@ -1,13 +1,12 @@
 // AdvantageCalculator's logic, shared by the server (build-time default) and the browser (live edits):
 // parse what the reader typed, then ask the numeric face for the advantages under each scale_rewards.
-import type { ScaleRewards } from '@/lib/rl/grpo';
+import { SCALE_REWARDS, type ScaleRewards } from '@/lib/rl/choices';
 import type { NumericFace } from './load-rl';
 
 export const DEFAULT_REWARDS = '1, 0, 0, 0; 1, 1, 0, 1';
 export const MAX_REWARDS = 16;
 const MAX_ABS_REWARD = 1000; // keeps squares well inside float32
-// A local copy of grpo.SCALE_REWARDS: importing the value would pull tfjs into the page bundle.
-export const SCALES = ['group', 'batch', 'none'] as const satisfies readonly ScaleRewards[];
+export const SCALES = SCALE_REWARDS;
 
 export type Parsed = { ok: true; groups: number[][] } | { ok: false; error: string };
 

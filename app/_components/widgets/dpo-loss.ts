@@ -1,14 +1,13 @@
 // DpoLossExplorer's numbers, shared by the server (build-time default) and the browser (live sliders).
 // The margin z = (log π(y_w) − log π_ref(y_w)) − (log π(y_l) − log π_ref(y_l)); with the references at 0
 // and the rejected log-prob at 0, the chosen log-prob is z itself.
-import type { DpoLossType } from '@/lib/rl/dpo';
+import { DPO_LOSS_TYPES } from '@/lib/rl/choices';
 import type { NumericFace } from './load-rl';
 
 export const Z_MAX = 10;
 export const BETA_RANGE = [0.01, 1] as const;
 export const LS_MAX = 0.45;
-// A local copy of dpo.DPO_LOSS_TYPES (in this order): importing the value would pull tfjs into the page bundle.
-export const LOSS_TYPES = ['sigmoid', 'hinge', 'ipo', 'robust'] as const satisfies readonly DpoLossType[];
+export const LOSS_TYPES = DPO_LOSS_TYPES;
 export type LossType = (typeof LOSS_TYPES)[number];
 /** The loss types that read label_smoothing. */
 export const SMOOTHED: readonly LossType[] = ['sigmoid', 'robust'];

@@ -1,37 +1,48 @@
 /**
- * The labs registry: every lab here has its own full-page route, app/labs/<slug>/page.tsx (a static
- * folder rather than a [slug] route, because a static export cannot have a dynamic route with no pages
- * and each lab's code should be its own chunk), its code in labs/<slug>/, and may be embedded in
- * chapters with <LabEmbed lab="<slug>" />. Tests check that the registry and the route folders agree.
+ * The labs registry. Each entry here gets its page at /labs/<slug>/ (app/labs/[slug]/page.tsx), a card on the labs
+ * index and a sitemap line, and can be embedded in a chapter with <LabEmbed lab="<slug>" />. Its UI is the default
+ * export of labs/<slug>/Lab.tsx, which labs/LabLoader.tsx loads as a chunk of its own only when the lab is opened
+ * (pages read this file on the server, so it holds data only: an import() here would attach every lab's code to
+ * every page that lists the labs). Its trainer (schema, presets, checkpoint) comes from lib/train/registry.ts.
  */
+import type { TrainerName } from '@/lib/train/registry';
+
 export interface LabEntry {
   slug: string;
   title: string;
   summary: string;
   /** The chapter that teaches what the lab trains. */
   chapter: string;
+  trainer: TrainerName;
 }
 
-export const labs: readonly LabEntry[] = [
+export const labs = [
   {
     slug: 'grpo',
     title: 'GRPO with a verifiable reward',
     summary: 'Start from an imperfect SFT checkpoint and train it with GRPO on 2-digit addition: sample groups, score them, and watch held-out accuracy climb.',
     chapter: 'grpo',
+    trainer: 'grpo',
   },
   {
     slug: 'ppo',
     title: 'PPO in a grid world',
     summary: 'An actor-critic learns to walk round the lava to the goal with clipped policy updates and GAE; then break it with no clipping or a learning rate that is too high.',
     chapter: 'ppo',
+    trainer: 'ppo',
   },
   {
     slug: 'dpo',
     title: 'DPO on preference pairs',
     summary: 'Pairs of a correct and an incorrect answer sampled from the SFT model, trained against a frozen reference: watch the implicit rewards, the margins and held-out accuracy.',
     chapter: 'dpo',
+    trainer: 'dpo',
   },
-];
+] as const satisfies readonly LabEntry[];
 
-/** Labs the course plans, shown on the labs index so readers know what is coming. */
-export const plannedLabs: readonly Omit<LabEntry, 'slug'>[] = [];
+export type LabSlug = (typeof labs)[number]['slug'];
+
+/** The lab called `slug`, or undefined. */
+export function labNamed(slug: string): LabEntry | undefined {
+  return labs.find((lab) => lab.slug === slug);
+}

@@ -1,148 +1,47 @@
 /**
  * npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
  *
- * A benchmark, not a timed test: for each trainer and each available backend, starts the trainer (LM trainers from
- * the shipped checkpoints: SFT from base, GRPO and DPO from sft; control trainers such as PPO from a fresh model),
- * runs warm-up steps (Adam creates its slots), then timed steps,
- * and reports ms per step (median), steps/s, completion tokens/s, the split into generation / forward-backward /
- * optimizer, the tensor count (which must not grow) and the model sizes. Prints markdown to stdout, progress to
- * stderr, and writes everything as JSON (default bench-results/bench.json, gitignored).
+ * A benchmark, not a timed test. For each backend and each trainer of lib/train/registry.ts it starts the trainer
+ * exactly as the CLI and the labs do (lib/train/start.ts), runs warm-up steps (Adam creates its slots), then timed
+ * steps, and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
+ * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
+ * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
+ * grow) and the model size. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import type { ActorCritic } from '@/lib/models/actor-critic';
-import { loadTinyLM, type Checkpointable } from '@/lib/models/checkpoint';
 import { BACKEND_ORDER, selectBackend, type BackendName } from '@/lib/tf/backend';
-import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
-import { CHECKPOINTS, createLabTask } from '@/lib/train/lab-setup';
-import { TRAINERS, type ControlTrainerEntry, type LmTrainerEntry, type RunnableTrainer } from '@/lib/train/registry';
+import { TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
-import { createMicroBench, lmProbe, median, ppoProbe, type MicroBench, type UpdateProbe } from './bench/micro';
+import { startTrainer } from '@/lib/train/start';
+import type { Trainer } from '@/lib/train/trainer';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
 
 /**
  * Changes to a trainer's defaults that only shorten set-up, never the measured step: DPO samples its preference
- * pairs before the first step (512 prompts × 4 samples by default, ~4 min on cpu); 128 × 3 still gives more pairs
- * than a batch needs (40 on the shipped sft checkpoint) and each step still trains on per_device_train_batch_size pairs.
+ * pairs before the first step (512 prompts × 4 samples by default, minutes on cpu); 128 × 3 still gives more pairs
+ * than a batch needs, and each step still trains on per_device_train_batch_size pairs.
  */
-const SETUP_OVERRIDES: Record<string, Record<string, unknown>> = {
+const SETUP_OVERRIDES: Partial<Record<TrainerName, Record<string, unknown>>> = {
   dpo: { num_prompts: 128, samples_per_prompt: 3 },
 };
 
 const log = (message: string) => console.error(`bench: ${message}`);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
-// ---------------------------------------------------------------------------------------------------------------
-// Trainers: what the registry offers, and how each is started
-
-interface Entry {
-  kind: string;
-  presets?: Record<string, { overrides: Record<string, unknown> }>;
-}
-const REGISTRY = TRAINERS as unknown as Record<string, Entry>;
-
-interface Started {
-  trainer: RunnableTrainer;
-  task: ArithmeticTask | null;
-  init: string | null;
-  overrides: Record<string, unknown>;
-  notes: string[];
-  /** Frees what the trainer does not own (the loaded base model). */
-  disposeExtra(): void;
-  /** One update of the trainer's shape for the micro-benchmark; null when there is no probe for it. */
-  probe(): UpdateProbe | null;
-  /** Units processed by the step that returned `metrics`. */
-  units(metrics: Metrics): { unit: string; count: number };
-}
-
-const readModel = (file: string) => loadTinyLM(new Uint8Array(fs.readFileSync(path.join('public', file))));
-
-async function startLm(name: string, entry: LmTrainerEntry): Promise<Started> {
-  const task = createLabTask();
-  const init = name === 'sft' ? CHECKPOINTS.base : CHECKPOINTS.sft;
-  const preset = { ...(entry.presets.default?.overrides ?? {}) } as Record<string, unknown>;
-  const notes: string[] = [];
-  let overrides: Record<string, unknown> = { ...preset, ...(SETUP_OVERRIDES[name] ?? {}) };
-  let base = readModel(init);
-  let trainer: RunnableTrainer;
-  try {
-    trainer = await entry.create(base, task, overrides);
-  } catch (error) {
-    base.dispose();
-    if (!SETUP_OVERRIDES[name]) throw error;
-    notes.push(`set-up overrides ${JSON.stringify(SETUP_OVERRIDES[name])} failed (${errorText(error)}); used the preset as is`);
-    overrides = preset;
-    base = readModel(init);
-    try {
-      trainer = await entry.create(base, task, overrides);
-    } catch (retryError) {
-      base.dispose();
-      throw retryError;
-    }
-  }
-  const config = trainer.config as unknown as Record<string, unknown>;
-  const batchSize = typeof config.per_device_train_batch_size === 'number' ? config.per_device_train_batch_size : NaN;
-  return {
-    trainer,
-    task,
-    init,
-    overrides,
-    notes,
-    disposeExtra: () => base.dispose(), // the trainer disposes its optimizer (and any adapter copy), not the base
-    probe: () => lmProbe(name, trainer as unknown as { config: object; model: unknown; pairs?: unknown }, task),
-    units(metrics) {
-      if (typeof metrics.num_tokens === 'number') return { unit: 'completion tokens', count: metrics.num_tokens };
-      if (typeof metrics['completions/mean_length'] === 'number') return { unit: 'completion tokens', count: batchSize * metrics['completions/mean_length'] };
-      const last = (trainer as unknown as { lastBatch?: { pair: { chosen: number[]; rejected: number[] } }[] }).lastBatch;
-      if (Array.isArray(last) && last.length > 0) {
-        return { unit: 'completion tokens', count: last.reduce((s, { pair }) => s + pair.chosen.length + pair.rejected.length, 0) };
-      }
-      // Neither in the metrics nor on the trainer: an upper bound from the shapes (chosen + rejected, full length).
-      return { unit: 'completion tokens (upper bound)', count: 2 * batchSize * task.maxCompletionLength };
-    },
-  };
-}
-
-/**
- * A control trainer (PPO): the registry's `create(overrides)` builds its own model and environments. Without a
- * registry entry, ppo starts through createPpoTrainer (lib/train/ppo-trainer.ts), whose signature is the same.
- */
-async function startControl(name: string, entry: ControlTrainerEntry | undefined): Promise<Started> {
-  const overrides = { ...(entry?.presets.default?.overrides ?? {}) } as Record<string, unknown>;
-  let trainer: RunnableTrainer;
-  const notes: string[] = [];
-  if (entry) {
-    trainer = await entry.create(overrides);
-  } else {
-    const { createPpoTrainer } = await import('@/lib/train/ppo-trainer');
-    trainer = createPpoTrainer(overrides) as unknown as RunnableTrainer;
-    notes.push('not in TRAINERS: started with createPpoTrainer from lib/train/ppo-trainer.ts');
-  }
-  const c = trainer.config as unknown as Record<string, unknown>;
-  const transitions = (typeof c.num_envs === 'number' ? c.num_envs : NaN) * (typeof c.num_steps === 'number' ? c.num_steps : NaN);
-  return {
-    trainer,
-    task: null,
-    init: null,
-    overrides,
-    notes,
-    disposeExtra: () => undefined, // the trainer owns its model
-    probe: () => (name === 'ppo' && trainer.model.kind === 'actor-critic' ? ppoProbe(trainer.model as unknown as ActorCritic, c) : null),
-    units: () => ({ unit: 'transitions', count: transitions }),
-  };
-}
-
-/** TinyLM and ActorCritic both have trainableVariables(); Checkpointable does not promise it. */
-const trainableVariables = (model: Checkpointable): tf.Variable[] =>
-  (model as Checkpointable & { trainableVariables?: () => tf.Variable[] }).trainableVariables?.() ?? [];
-
-function modelInfo(model: Checkpointable): ModelInfo {
-  const params = [...model.namedWeights().values()].reduce((s, v) => s + v.size, 0);
-  const trainable = trainableVariables(model).reduce((s, v) => s + v.size, 0);
+function modelInfo(trainer: Trainer): ModelInfo {
+  const { model } = trainer;
+  const weights = [...model.namedWeights().values()];
+  const params = weights.reduce((s, v) => s + v.size, 0);
+  const trainable = weights.filter((v) => v.trainable).reduce((s, v) => s + v.size, 0);
   const c = model.config as Record<string, unknown>;
   let description = model.kind;
   if (model.kind === 'tiny-lm') {
@@ -154,113 +53,65 @@ function modelInfo(model: Checkpointable): ModelInfo {
   return { kind: model.kind, description, config: { ...c }, params, trainable };
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// One trainer on one backend
-
-async function benchOne(name: string, backend: BackendName, steps: number, warmup: number, warnings: string[]): Promise<TrainerResult> {
-  const entry = REGISTRY[name];
-  const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: null, overrides: {} };
+async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[]): Promise<TrainerResult> {
+  const spec = TRAINERS[name];
+  const overrides = { ...(SETUP_OVERRIDES[name] ?? {}) };
+  const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: spec.checkpoint, overrides };
   const beforeCreate = tf.memory().numTensors;
-  let started: Started | undefined;
-  let micro: MicroBench | undefined;
+  let trainer: Trainer | undefined;
   try {
     const t0 = performance.now();
-    if (entry?.kind === 'lm') started = await startLm(name, entry as unknown as LmTrainerEntry);
-    else if (entry?.kind === 'control' || (entry === undefined && name === 'ppo')) {
-      started = await startControl(name, entry as unknown as ControlTrainerEntry | undefined);
-    } else {
-      result.status = 'skipped';
-      result.notes.push(entry ? `kind '${entry.kind}' is neither 'lm' nor 'control': its factory is unknown here` : 'not in TRAINERS');
-      return result;
-    }
+    ({ trainer } = await startTrainer(name, { overrides, readCheckpoint: async (file) => new Uint8Array(fs.readFileSync(path.join('public', file))) }));
     result.setupMs = performance.now() - t0;
-    const { trainer } = started;
-    result.init = started.init;
-    result.overrides = started.overrides;
-    result.notes.push(...started.notes);
-    result.model = modelInfo(trainer.model);
+    result.model = modelInfo(trainer);
 
     for (let i = 0; i < warmup; i++) await trainer.trainStep();
-    // The micro-benchmark's own warm-up update (its Adam's slots) belongs to the warm-up too.
-    const probe = started.probe();
-    if (probe) {
-      micro = createMicroBench(trainableVariables(trainer.model), probe);
-      await micro.update(false);
-    } else {
-      result.notes.push('no micro-benchmark for this trainer: fwd+bwd and optimizer are not split');
-    }
     const afterWarmup = tf.memory().numTensors;
-
-    const stepMs: number[] = [];
+    const timed: Metrics[] = [];
+    let previous = NaN;
     const units: number[] = [];
-    const timing: Record<string, number[]> = {};
-    let unit = '';
     for (let i = 0; i < steps; i++) {
-      const t = performance.now();
-      const metrics = await trainer.trainStep(); // returns after reading its metrics back: the step has finished
-      stepMs.push(performance.now() - t);
-      const u = started.units(metrics);
-      unit = u.unit;
-      units.push(u.count);
-      for (const [k, v] of Object.entries(metrics)) if (k.startsWith('timing/')) (timing[k] ??= []).push(v);
-      await micro?.update(true); // interleaved: the split sees the same machine load as the steps
+      const metrics = await trainer.trainStep(); // resolves after the metrics are read back: the step has finished
+      timed.push(metrics);
+      const total = metrics[spec.throughput.metric];
+      if (!Number.isNaN(previous)) units.push(total - previous);
+      previous = total;
     }
     const afterTimed = tf.memory().numTensors;
-    log(`  ${name}/${backend}: ${steps} steps, median ${median(stepMs).toFixed(1)} ms`);
-    const split = micro?.result();
-
+    const phase = (key: string) => median(timed.map((m) => m[key] ?? 0));
+    const stepMs = timed.map((m) => m['timing/step_ms']);
     const med = median(stepMs);
-    const trainerTiming = Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, median(v)]));
-    const generation = trainerTiming['timing/generation_ms'] ?? trainerTiming['timing/rollout_ms'] ?? 0;
-    const k = split?.updatesPerStep ?? NaN;
-    const forwardBackward = (split?.forwardBackwardMs ?? NaN) * k;
-    const [clip, apply] = [(split?.clipMs ?? NaN) * k, (split?.applyMs ?? NaN) * k];
-    const other = med - generation - (split ? forwardBackward + clip + apply : 0);
-    const unitsMean = units.reduce((a, b) => a + b, 0) / units.length;
+    const phases = Object.fromEntries(
+      [...new Set(timed.flatMap((m) => Object.keys(m)))].filter((k) => k.startsWith('timing/') && k !== 'timing/step_ms').map((k) => [k.slice(7, -3), phase(k)]),
+    );
+    const unitsPerStep = units.length > 0 ? units.reduce((a, b) => a + b, 0) / units.length : NaN;
     Object.assign(result, {
-      batch: split?.shape,
       warmupSteps: warmup,
       timedSteps: steps,
       stepMs: { median: med, mean: stepMs.reduce((a, b) => a + b, 0) / steps, min: Math.min(...stepMs), max: Math.max(...stepMs), all: stepMs },
       stepsPerSecond: 1000 / med,
-      unit,
-      unitsPerStep: unitsMean,
-      unitsPerSecond: unitsMean / (med / 1000),
-      split: { generation, forwardBackward, optimizer: clip + apply, clip, apply, other },
-      micro: split,
-      trainerTiming,
+      unit: spec.throughput.unit,
+      unitsPerStep,
+      unitsPerSecond: unitsPerStep / (med / 1000),
+      phases,
+      other: med - Object.values(phases).reduce((a, b) => a + b, 0),
       tensors: { beforeCreate, afterWarmup, afterTimed, afterDispose: NaN, leakPerRun: afterTimed - afterWarmup, leftAfterDispose: NaN },
     } satisfies Partial<TrainerResult>);
-    if (split?.note) result.notes.push(`micro-benchmark: ${split.note}`);
-    if (afterTimed !== afterWarmup) {
-      warnings.push(`${name} on ${backend}: tf.memory().numTensors went ${afterWarmup} → ${afterTimed} over ${steps} timed steps (a leak)`);
-    }
+    log(`  ${name}/${backend}: ${steps} steps, median ${med.toFixed(1)} ms`);
+    if (steps < 2) result.notes.push('throughput needs at least 2 timed steps');
+    if (afterTimed !== afterWarmup) warnings.push(`${name} on ${backend}: tf.memory().numTensors went ${afterWarmup} → ${afterTimed} over ${steps} timed steps (a leak)`);
   } catch (error) {
     result.status = 'failed';
     result.error = errorText(error);
     log(`  ${name}/${backend} failed: ${result.error}`);
   } finally {
-    try {
-      micro?.dispose();
-      started?.trainer.dispose();
-      started?.disposeExtra();
-    } catch (error) {
-      warnings.push(`${name} on ${backend}: dispose failed (${errorText(error)})`);
-    }
+    trainer?.dispose();
     const afterDispose = tf.memory().numTensors;
-    if (result.tensors) {
-      result.tensors.afterDispose = afterDispose;
-      result.tensors.leftAfterDispose = afterDispose - beforeCreate;
-    }
-    if (started && afterDispose !== beforeCreate) {
-      warnings.push(`${name} on ${backend}: ${afterDispose - beforeCreate} tensors left after dispose()`);
-    }
+    if (result.tensors) Object.assign(result.tensors, { afterDispose, leftAfterDispose: afterDispose - beforeCreate });
+    if (afterDispose !== beforeCreate) warnings.push(`${name} on ${backend}: ${afterDispose - beforeCreate} tensors left after dispose()`);
   }
   return result;
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Backends
 
 /** Activates `backend` if it can run here; otherwise says why (selectBackend's fallback reason). */
 async function probeBackend(backend: BackendName): Promise<BackendStatus> {
@@ -297,22 +148,12 @@ function machineInfo(): MachineInfo {
   };
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-
 async function main(options: BenchOptions): Promise<number> {
   const started = performance.now();
   const machine = machineInfo();
-  const known = Object.keys(REGISTRY);
-  const trainers = options.trainers ?? known;
-  const unknown = trainers.filter((t) => !known.includes(t) && t !== 'ppo');
-  if (unknown.length > 0) throw new UsageError(`unknown trainer(s) ${unknown.join(', ')} (known: ${[...known, ...(known.includes('ppo') ? [] : ['ppo'])].join(', ')})`);
+  const trainers = options.trainers ?? TRAINER_NAMES;
   const notes: string[] = [];
   const warnings: string[] = [];
-  if (!known.includes('ppo') && options.trainers == null) notes.push('ppo is not in TRAINERS yet: `--trainers ppo` benchmarks it through createPpoTrainer');
-  for (const t of trainers) {
-    const kind = REGISTRY[t]?.kind;
-    if (kind !== undefined && kind !== 'lm' && kind !== 'control') log(`note: ${t} has kind '${kind}' (neither 'lm' nor 'control'): skipped`);
-  }
 
   // Every backend is probed, so the report says why the ones Node lacks are missing.
   const statuses: BackendStatus[] = [];
@@ -326,24 +167,21 @@ async function main(options: BenchOptions): Promise<number> {
       log(`${backend}: unavailable (${status.reason})`);
       continue;
     }
-    const selection = await selectBackend({ requested: backend, order: [backend] });
-    if (selection.backend !== backend) throw new Error(`could not switch to ${backend}`);
+    if ((await selectBackend({ requested: backend, order: [backend] })).backend !== backend) throw new Error(`could not switch to ${backend}`);
     status.benchmarked = true;
     for (const name of trainers) {
       log(`${name} on ${backend}: ${options.warmup} warm-up + ${stepsFor(backend)} timed steps…`);
-      const r = await benchOne(name, backend, stepsFor(backend), options.warmup, warnings);
-      if (r.status === 'skipped') log(`  ${name}: skipped (${r.notes.join('; ')})`);
-      results.push(r);
+      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings));
     }
   }
   machine.loadavgEnd = os.loadavg()[0];
   const load = Math.max(machine.loadavgStart, machine.loadavgEnd);
   if (load > machine.cores) {
-    notes.push(`the machine was busy (1-min load ${load.toFixed(1)} on ${machine.cores} cores): expect noisy times; the JSON also has each step's time and the fastest ones`);
+    notes.push(`the machine was busy (1-min load ${load.toFixed(1)} on ${machine.cores} cores): expect noisy times; the JSON also has each step's time`);
   }
 
   const report: BenchReport = {
-    schema: 1,
+    schema: 2,
     machine,
     options: {
       backends: options.backends,
@@ -366,22 +204,19 @@ async function main(options: BenchOptions): Promise<number> {
     log(`none of the requested backends (${options.backends.join(', ')}) is available here`);
     return 1;
   }
-  return results.some((r) => r.status === 'failed') ? 1 : 0;
+  return results.some((r) => r.status === 'failed') || warnings.length > 0 ? 1 : 0;
 }
 
 try {
   const options = parseOptions(process.argv.slice(2));
-  if (options === 'help') {
-    console.log(USAGE);
-  } else {
-    process.exitCode = await main(options);
-  }
+  if (options === 'help') console.log(USAGE);
+  else process.exitCode = await main(options);
 } catch (error) {
   if (error instanceof UsageError) {
     console.error(`bench: ${error.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else {
-    console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(`bench: ${errorText(error)}`);
     process.exitCode = 1;
   }
 }

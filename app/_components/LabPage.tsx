@@ -1,12 +1,10 @@
 import Link from 'next/link';
-import { labs } from '@/content/labs';
+import type { LabEntry } from '@/content/labs';
 import { getChapterMeta } from '@/lib/content/chapters';
 import { LabLoader } from '@/labs/LabLoader';
 
 /** A lab on its own page: title, what it trains, the chapter to read, and the lab itself (loaded at once). */
-export function LabPage({ slug }: { slug: string }) {
-  const lab = labs.find((l) => l.slug === slug);
-  if (!lab) throw new Error(`no lab "${slug}" in content/labs.ts`);
+export function LabPage({ lab }: { lab: LabEntry }) {
   const chapter = getChapterMeta(lab.chapter);
   return (
     <main className="page lab-page">
@@ -20,9 +18,4 @@ export function LabPage({ slug }: { slug: string }) {
       <LabLoader lab={lab.slug} />
     </main>
   );
-}
-
-export function labMetadata(slug: string) {
-  const lab = labs.find((l) => l.slug === slug);
-  return lab ? { title: lab.title, description: lab.summary } : {};
 }

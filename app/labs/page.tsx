@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { labs, plannedLabs } from '@/content/labs';
-import { getChapterMeta } from '@/lib/content/chapters';
+import { labs } from '@/content/labs';
 
 export const metadata: Metadata = { title: 'Labs', description: 'Labs that train tiny policy models in your browser.' };
 
@@ -28,23 +27,6 @@ export default function LabsIndex() {
       ) : (
         <p>No lab is open yet.</p>
       )}
-      {plannedLabs.length > 0 ? <h2>Coming next</h2> : null}
-      <ul className="lab-list">
-        {plannedLabs.map((lab) => {
-          const chapter = getChapterMeta(lab.chapter);
-          return (
-            <li key={lab.title}>
-              <strong>{lab.title}</strong>
-              <p>{lab.summary}</p>
-              {chapter ? (
-                <p>
-                  Read first: <Link href={`/chapters/${chapter.slug}/`}>{chapter.title}</Link>
-                </p>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
     </main>
   );
 }

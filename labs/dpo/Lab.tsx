@@ -1,14 +1,10 @@
 'use client';
 
-import { dpoPresets, dpoSchema } from '@/lib/train/dpo-config';
-import { CHECKPOINTS } from '@/lib/train/lab-setup';
 import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { PairInspector } from './PairInspector';
 
-const DPO_LAB: LabDefinition = {
+const DPO_LAB: LabDefinition<'dpo'> = {
   trainer: 'dpo',
-  schema: dpoSchema,
-  presets: dpoPresets,
   fields: ['learning_rate', 'beta', 'loss_type', 'label_smoothing', 'per_device_train_batch_size', 'max_steps', 'num_prompts', 'samples_per_prompt', 'seed'],
   charts: [
     { title: 'Implicit rewards (chosen, rejected)', metrics: ['rewards/chosen', 'rewards/rejected'], kind: 'train' },
@@ -18,8 +14,7 @@ const DPO_LAB: LabDefinition = {
     { title: 'Held-out accuracy', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1] },
     { title: 'Loss', metrics: ['loss'], kind: 'train' },
   ],
-  checkpointUrl: `/${CHECKPOINTS.sft}`,
-  inspector: { title: 'Pair inspector', render: (status) => <PairInspector samples={status.samples} /> },
+  inspector: { title: 'Pair inspector', render: (samples) => <PairInspector samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
 };
 

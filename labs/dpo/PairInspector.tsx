@@ -4,18 +4,18 @@ import { useId, useState } from 'react';
 import { SignedCell } from '../shell/SignedCell';
 import { StepPicker } from '../shell/StepPicker';
 import { createCharTokenizer } from '@/lib/tasks/tokenizer';
-import type { DpoTrainer } from '@/lib/train/dpo-trainer';
+import type { StepSample } from '../shell/useLabWorker';
 
 const tokenizer = createCharTokenizer();
 const fmt = (v: number) => v.toFixed(3);
 
 /** The last batches' preference pairs with their implicit rewards β·(log π − log π_ref). */
-export function PairInspector({ samples }: { samples: { step: number; data: unknown }[] }) {
+export function PairInspector({ samples }: { samples: StepSample<'dpo'>[] }) {
   const id = useId();
   const [chosenStep, setChosenStep] = useState<number | null>(null);
   if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its pairs.</p>;
   const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
-  const batch = entry.data as DpoTrainer['lastBatch'];
+  const batch = entry.data;
   const ordered = batch.filter((b) => b.chosenReward - b.rejectedReward < 0).length;
   return (
     <div className="inspector">

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { SignedCell } from '../shell/SignedCell';
 import { StepPicker } from '../shell/StepPicker';
-import type { GrpoSamples } from '@/lib/train/grpo-trainer';
+import type { StepSample } from '../shell/useLabWorker';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
 
@@ -18,14 +18,14 @@ function Token({ text, counted }: { text: string; counted: boolean }) {
 }
 
 /** Pick a step and a prompt; see its G completions with each reward, the group's mean and std, and the advantages. */
-export function GroupInspector({ samples }: { samples: { step: number; data: unknown }[] }) {
+export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
   const id = useId();
   const [chosenStep, setChosenStep] = useState<number | null>(null);
   const [promptIndex, setPromptIndex] = useState(0);
   if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its groups.</p>;
 
   const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
-  const data = entry.data as GrpoSamples;
+  const data = entry.data;
   const group = data.groups[Math.min(promptIndex, data.groups.length - 1)];
   const totals = group.completions.map((c) => c.total);
   const mean = totals.reduce((a, b) => a + b, 0) / totals.length;

@@ -1,14 +1,10 @@
 'use client';
 
-import { grpoPresets, grpoSchema } from '@/lib/train/grpo-config';
-import { CHECKPOINTS } from '@/lib/train/lab-setup';
 import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { GroupInspector } from './GroupInspector';
 
-const GRPO_LAB: LabDefinition = {
+const GRPO_LAB: LabDefinition<'grpo'> = {
   trainer: 'grpo',
-  schema: grpoSchema,
-  presets: grpoPresets,
   fields: [
     'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'beta', 'epsilon', 'epsilon_high', 'temperature',
     'loss_type', 'scale_rewards', 'importance_sampling_level', 'num_iterations', 'max_completion_length',
@@ -23,8 +19,7 @@ const GRPO_LAB: LabDefinition = {
     { title: 'Completion length', metrics: ['completions/mean_length'], kind: 'train' },
     { title: 'Loss', metrics: ['loss'], kind: 'train' },
   ],
-  checkpointUrl: `/${CHECKPOINTS.sft}`,
-  inspector: { title: 'Group inspector', render: (status) => <GroupInspector samples={status.samples} /> },
+  inspector: { title: 'Group inspector', render: (samples) => <GroupInspector samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
 };
 

@@ -1,6 +1,7 @@
 'use client';
 
 import { GRID_MAPS, parseMap, type GridMapName } from '@/lib/tasks/gridworld';
+import type { StepSample } from '../shell/useLabWorker';
 
 const ARROWS = ['↑', '→', '↓', '←'];
 const MOVES: [number, number][] = [[-1, 0], [0, 1], [1, 0], [0, -1]];
@@ -22,11 +23,11 @@ function greedyPath(cells: string[][], start: [number, number], probs: number[][
 }
 
 /** The grid world with the policy drawn on it: the likeliest action per cell, its probability, V(s), and the greedy path. */
-export function GridView({ samples, map, limit }: { samples: { step: number; data: unknown }[]; map: string; limit: number }) {
+export function GridView({ samples, map, limit }: { samples: StepSample<'ppo'>[]; map: string; limit: number }) {
   if (!(map in GRID_MAPS)) return <p className="inspector-empty">The grid view shows the grid-world maps; CartPole has no grid.</p>;
   const { cells, start } = parseMap(GRID_MAPS[map as GridMapName]);
   const latest = samples.at(-1);
-  const policy = latest?.data as { probs: number[][]; values: number[] } | undefined;
+  const policy = latest?.data;
   const rows = cells.length;
   const cols = cells[0].length;
   const path = policy ? greedyPath(cells, start as [number, number], policy.probs, limit) : [];

@@ -1,13 +1,10 @@
 'use client';
 
-import { ppoPresets, ppoSchema } from '@/lib/train/ppo-config';
 import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { GridView } from './GridView';
 
-const PPO_LAB: LabDefinition = {
+const PPO_LAB: LabDefinition<'ppo'> = {
   trainer: 'ppo',
-  schema: ppoSchema,
-  presets: ppoPresets,
   fields: ['learning_rate', 'cliprange', 'cliprange_value', 'vf_coef', 'ent_coef', 'gamma', 'lam', 'num_ppo_epochs', 'num_mini_batches', 'num_envs', 'num_steps', 'max_steps', 'grid_map', 'env_id', 'seed'],
   charts: [
     { title: 'Episode return', metrics: ['episode/return_mean'], kind: 'train' },
@@ -20,7 +17,7 @@ const PPO_LAB: LabDefinition = {
   ],
   inspector: {
     title: 'The policy in the grid',
-    render: (status, settings) => <GridView samples={status.samples} map={String(settings.env_id === 'gridworld' ? settings.grid_map : 'cartpole')} limit={Number(settings.max_episode_steps)} />,
+    render: (samples, settings) => <GridView samples={samples} map={String(settings.env_id === 'gridworld' ? settings.grid_map : 'cartpole')} limit={Number(settings.max_episode_steps)} />,
   },
   evalMetric: ['eval/return', 'greedy return', false],
 };

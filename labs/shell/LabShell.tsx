@@ -1,35 +1,32 @@
 'use client';
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { BACKEND_ORDER, type BackendName } from '@/lib/tf/backend';
-import { defaults, type FieldValue, type Schema } from '@/lib/train/config';
+import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
+import { defaults, ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
+import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
 import { MetricChart, type ChartSpec } from './MetricChart';
-import type { TrainerName } from './protocol';
 import { exportRun, importRun, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
 import { SettingsForm } from './SettingsForm';
-import { useLabWorker, type LabWorkerState } from './useLabWorker';
+import { useLabWorker, type StepSample } from './useLabWorker';
 
-export interface LabDefinition {
-  trainer: TrainerName;
-  schema: Schema;
-  presets: Record<string, { description: string; overrides: Settings }>;
-  /** Controls to show, in order (TRL's field names). */
-  fields: string[];
+/** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
+export interface LabDefinition<N extends TrainerName> {
+  trainer: N;
+  /** Controls to show, in order: the trainer's config fields (TRL's names), checked at compile time. */
+  fields: FieldOf<N>[];
   charts: ChartSpec[];
-  /** Site-relative checkpoint to start from; none for trainers that build their own model. */
-  checkpointUrl?: string;
-  /** Shows the latest steps' samples (a group inspector, a pair inspector, the grid world…). */
-  inspector: { title: string; render(status: LabWorkerState, settings: Settings): ReactNode };
+  /** Shows the latest steps' inspector data (a group inspector, a pair inspector, the grid world…). */
+  inspector: { title: string; render(samples: StepSample<N>[], settings: Settings): ReactNode };
   /** The metric the status line reports after each evaluation, e.g. ['eval/accuracy', 'held-out accuracy', true]. */
   evalMetric: [name: string, label: string, percent: boolean];
 }
 
-
 /** Every lab's shell: settings named as TRL's config, training in a worker, live charts, an inspector, runs. */
-export function LabShell({ lab: definition }: { lab: LabDefinition }) {
-  const { trainer, schema, presets, fields, charts, checkpointUrl, inspector, evalMetric } = definition;
-  const lab = useLabWorker(trainer, checkpointUrl);
+export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabDefinition<N> }) {
+  const { trainer, fields, charts, inspector, evalMetric } = definition;
+  const { schema, presets } = trainerSettings(trainer);
+  const lab = useLabWorker(trainer);
   const [settings, setSettings] = useState<Settings>(() => defaults(schema));
   const [preset, setPreset] = useState('default');
   const [backendChoice, setBackendChoice] = useState<BackendName | 'auto'>('auto');
@@ -81,7 +78,7 @@ export function LabShell({ lab: definition }: { lab: LabDefinition }) {
   const choosePreset = (name: string) => {
     if (!freshRunAllowed('the preset')) return;
     setPreset(name);
-    setSettings({ ...defaults(schema), ...presets[name].overrides });
+    setSettings(presetSettings(schema, ownEntry(presets, name)));
   };
   const chooseBackend = (choice: BackendName | 'auto') => {
     if (!freshRunAllowed('the backend')) return;
@@ -123,7 +120,7 @@ export function LabShell({ lab: definition }: { lab: LabDefinition }) {
     label: `run ${i + 1}${allRuns.length > 1 ? ` (${describeDifferences(schema, run.settings, allRuns.filter((o) => o !== run).map((o) => o.settings))})` : ''}`,
   }));
   const last = steps.at(-1)?.metrics;
-  const msPerStep = last ? Math.round(Object.entries(last).reduce((sum, [k, v]) => (k.startsWith('timing/') ? sum + v : sum), 0)) : null;
+  const msPerStep = last?.['timing/step_ms'] !== undefined ? Math.round(last['timing/step_ms']) : null;
   const [evalName, evalLabel, evalPercent] = evalMetric;
   const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
   const stateWord = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' }[status.state];
@@ -182,7 +179,7 @@ export function LabShell({ lab: definition }: { lab: LabDefinition }) {
           {n}
         </p>
       ))}
-      <p className="lab-preset-note">{presets[preset]?.description}</p>
+      <p className="lab-preset-note">{ownEntry(presets, preset)?.description}</p>
 
       <div className="lab-charts">
         {charts.map((spec) => (
@@ -192,7 +189,7 @@ export function LabShell({ lab: definition }: { lab: LabDefinition }) {
 
       <section className="lab-section" aria-label={inspector.title}>
         <h3>{inspector.title}</h3>
-        {inspector.render(status, runSettings.current)}
+        {inspector.render(status.samples, runSettings.current)}
       </section>
 
       <section className="lab-section" aria-label="Runs">

@@ -1,24 +1,24 @@
 /**
  * The typed messages between a lab page and its training worker. Only new points travel: one log line
- * per step (and the step's samples for the inspector), never the whole history.
+ * per step (and the step's inspector data), never the whole history. Types only: the page loads no tfjs.
  */
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
+import type { FieldValue } from '@/lib/train/config';
+import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 
-export type TrainerName = 'sft' | 'grpo' | 'dpo' | 'ppo';
-
 export type ToWorker =
-  /** Start training (creating the trainer first if needed), or resume a paused run. */
-  | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, unknown>; backend: BackendName | 'auto'; checkpointUrl?: string }
+  /** Start training (building the trainer first if needed), or resume a paused run. */
+  | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, FieldValue>; backend: BackendName | 'auto' }
   | { type: 'pause' }
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
 
 /** Run-scoped messages carry the runId of the 'train' that started the run, so late ones from a reset run are dropped. */
-export type FromWorker =
+export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'backend'; backend: BackendName; fallbacks: BackendFallback[] }
   | { type: 'log'; runId: number; line: LogLine }
-  /** What the lab's inspector shows for a training step: a GRPO batch, DPO pairs, PPO's policy map. */
-  | { type: 'samples'; runId: number; step: number; data: unknown }
+  /** What trainer N's inspect() returned after a training step. */
+  | { type: 'samples'; runId: number; step: number; data: InspectOf<N> }
   | { type: 'state'; runId: number; state: RunState; error?: string }
   | { type: 'error'; runId: number; message: string };

@@ -3,7 +3,7 @@
  * URL query, so sharing the address reproduces the run. Parsing is validation: bad values are reported
  * and ignored, never evaluated.
  */
-import { defaults, parseAssignment, resolve, type FieldValue, type Schema } from '@/lib/train/config';
+import { defaults, ownEntry, parseAssignment, presetSettings, resolve, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
 
 export type Settings = Record<string, FieldValue>;
 
@@ -20,20 +20,20 @@ export function encodeSettings(schema: Schema, settings: Settings, preset: strin
 /** Reads settings from a query string: defaults, then the preset's overrides, then each valid field. */
 export function decodeSettings(
   schema: Schema,
-  presets: Record<string, { overrides: Settings }>,
+  presets: PresetTable,
   query: string,
 ): { settings: Settings; preset: string; problems: string[] } {
   const params = new URLSearchParams(query);
   const problems: string[] = [];
   let preset = params.get('preset') ?? 'default';
-  if (!presets[preset]) {
+  if (!ownEntry(presets, preset)) {
     problems.push(`unknown preset "${preset}"`);
     preset = 'default';
   }
-  const settings: Settings = { ...defaults(schema), ...presets[preset].overrides };
+  const settings: Settings = presetSettings(schema, ownEntry(presets, preset));
   for (const [key, text] of params) {
     if (key === 'preset') continue;
-    if (!(key in schema)) continue; // other parameters belong to the page, not to the trainer
+    if (!Object.hasOwn(schema, key)) continue; // other parameters belong to the page, not to the trainer
     try {
       const [, value] = parseAssignment(schema, `${key}=${text}`);
       resolve(schema, { ...settings, [key]: value });

@@ -2,32 +2,43 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
+import type { FieldValue } from '@/lib/train/config';
+import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
-import type { FromWorker, ToWorker, TrainerName } from './protocol';
+import type { FromWorker, ToWorker } from './protocol';
 
-export interface LabWorkerState {
+/** One step's inspector data, as trainer N's inspect() returned it. */
+export interface StepSample<N extends TrainerName> {
+  step: number;
+  data: InspectOf<N>;
+}
+
+export interface LabWorkerState<N extends TrainerName> {
   state: RunState;
   backend: BackendName | null;
   fallbacks: BackendFallback[];
   history: LogLine[];
   /** Samples of the last steps, newest last (for inspectors). */
-  samples: { step: number; data: unknown }[];
+  samples: StepSample<N>[];
   error: string | null;
 }
 
 const KEEP_SAMPLES = 30;
-const initial: LabWorkerState = { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null };
+function initial<N extends TrainerName>(): LabWorkerState<N> {
+  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null };
+}
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
-export function useLabWorker(trainer: TrainerName, checkpointUrl?: string) {
+export function useLabWorker<N extends TrainerName>(trainer: N) {
   const worker = useRef<Worker | null>(null);
   const runId = useRef(0);
-  const [status, setStatus] = useState<LabWorkerState>(initial);
+  const [status, setStatus] = useState<LabWorkerState<N>>(initial);
 
   const spawn = useCallback(() => {
     worker.current?.terminate();
     const w = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
-    w.onmessage = (event: MessageEvent<FromWorker>) => {
+    // The worker runs `trainer`, so its samples are InspectOf<N>: the protocol's promise, checked by its types.
+    w.onmessage = (event: MessageEvent<FromWorker<N>>) => {
       const message = event.data;
       if ('runId' in message && message.runId !== runId.current) return; // from a run that was reset
       setStatus((s) => {
@@ -58,22 +69,22 @@ export function useLabWorker(trainer: TrainerName, checkpointUrl?: string) {
 
   return {
     status,
-    train(overrides: Record<string, unknown>, backend: BackendName | 'auto') {
+    train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto') {
       setStatus((s) => ({ ...s, state: 'running', error: null }));
-      send({ type: 'train', runId: runId.current, trainer, overrides, backend, checkpointUrl });
+      send({ type: 'train', runId: runId.current, trainer, overrides, backend });
     },
     pause: () => send({ type: 'pause' }),
     /** Forget the run; keeps the worker (and its backend) for the next one. */
     reset() {
       runId.current += 1;
       send({ type: 'reset' });
-      setStatus((s) => ({ ...initial, backend: s.backend, fallbacks: s.fallbacks }));
+      setStatus((s) => ({ ...initial<N>(), backend: s.backend, fallbacks: s.fallbacks }));
     },
     /** A new worker: the backend is chosen again on the next Train. */
     restart() {
       runId.current += 1;
       spawn();
-      setStatus(initial);
+      setStatus(initial<N>());
     },
   };
 }

@@ -34,6 +34,29 @@ export type ConfigOf<S extends Schema> = {
   [K in keyof S]: S[K] extends { kind: 'choice'; choices: readonly (infer C)[] } ? C : S[K] extends NumberField ? number : boolean;
 };
 
+/** A preset: a few overrides of the defaults, each a claim its description makes (nanoGPT's config files). */
+export interface Preset<S extends Schema = Schema> {
+  description: string;
+  overrides: Partial<ConfigOf<S>>;
+}
+/** Every trainer has a 'default' preset (no overrides). */
+export type Presets<S extends Schema = Schema> = { default: Preset<S> } & Record<string, Preset<S>>;
+
+/** Any trainer's presets as plain data, for code that handles every trainer alike (forms, links, run files). */
+export type PresetTable = Readonly<Record<string, { description: string; overrides: Readonly<Record<string, FieldValue | undefined>> }>>;
+
+/** The settings a preset stands for: the schema's defaults with the preset's overrides on top. */
+export function presetSettings(schema: Schema, preset: PresetTable[string] | undefined): Record<string, FieldValue> {
+  const settings: Record<string, FieldValue> = { ...defaults(schema) };
+  for (const [key, value] of Object.entries(preset?.overrides ?? {})) if (value !== undefined) settings[key] = value;
+  return settings;
+}
+
+/** Looks up a name that came from outside (a link, a flag, a file): own keys only, so "__proto__" or "toString" never match. */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid config: ${problems.join('; ')}`);
@@ -64,8 +87,8 @@ function checkField(key: string, field: Field, value: unknown): string | null {
 /** Defaults overlaid with `overrides`; unknown keys and out-of-range values are all reported at once. */
 export function resolve<S extends Schema>(schema: S, overrides: Record<string, unknown> = {}): ConfigOf<S> {
   const problems: string[] = [];
-  for (const key of Object.keys(overrides)) if (!(key in schema)) problems.push(`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
-  const config = { ...defaults(schema), ...Object.fromEntries(Object.entries(overrides).filter(([k]) => k in schema)) };
+  for (const key of Object.keys(overrides)) if (!Object.hasOwn(schema, key)) problems.push(`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
+  const config = { ...defaults(schema), ...Object.fromEntries(Object.entries(overrides).filter(([k]) => Object.hasOwn(schema, k))) };
   for (const [key, field] of Object.entries(schema)) {
     const problem = checkField(key, field, (config as Record<string, unknown>)[key]);
     if (problem) problems.push(problem);
@@ -80,7 +103,7 @@ export function parseAssignment(schema: Schema, assignment: string): [string, Fi
   if (eq < 1) throw new ConfigError([`expected key=value, got "${assignment}"`]);
   const key = assignment.slice(0, eq).trim();
   const text = assignment.slice(eq + 1).trim();
-  const field = schema[key];
+  const field = ownEntry(schema, key);
   if (!field) throw new ConfigError([`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`]);
   if (field.kind === 'number') {
     const value = text === '' ? NaN : Number(text);

@@ -15,8 +15,11 @@ import { correctnessReward } from '@/lib/tasks/rewards';
 import { resolve, type ConfigOf } from './config';
 import { dpoSchema } from './dpo-config';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
-import { optimizerStep, since } from './optim';
-import type { Metrics, StepTrainer } from './run';
+import { createLabTask } from './lab-setup';
+import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { optimizerStep, StepTimer } from './optim';
+import type { Metrics } from './run';
+import { inTensorScope, type Keep } from './scope';
 
 export type DpoConfig = ConfigOf<typeof dpoSchema>;
 
@@ -32,12 +35,17 @@ export interface PreferenceExample {
   refRejected: number;
 }
 
-export interface DpoTrainer extends StepTrainer {
+/** A pair of the last batch with its implicit rewards β·(log π − log π_ref), for the lab's pair inspector. */
+export interface DpoPairView {
+  pair: PreferenceExample;
+  chosenReward: number;
+  rejectedReward: number;
+}
+
+export interface DpoTrainer extends LmTrainer<typeof dpoSchema, DpoPairView[]> {
   readonly config: DpoConfig;
-  readonly model: TinyLM;
   readonly pairs: readonly PreferenceExample[];
-  /** The last batch's pairs with their implicit rewards β·(π − π_ref), for the lab's pair inspector. */
-  readonly lastBatch: { pair: PreferenceExample; chosenReward: number; rejectedReward: number }[];
+  readonly lastBatch: DpoPairView[];
 }
 
 /** Sequence log-prob sums of completions under `model` (no gradient), for a batch of pairs' one side. */
@@ -82,7 +90,7 @@ export async function samplePreferencePairs(model: TinyLM, task: ArithmeticTask,
 
 export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, overrides: Partial<DpoConfig> = {}): Promise<DpoTrainer> {
   const config = resolve(dpoSchema, overrides);
-  const pairs = await samplePreferencePairs(model, task, config);
+  const pairs = await inTensorScope(() => samplePreferencePairs(model, task, config));
   if (pairs.length < config.per_device_train_batch_size) {
     throw new Error(`only ${pairs.length} preference pairs could be drawn (the model is right or wrong on every sample of most prompts); raise num_prompts or samples_per_prompt`);
   }
@@ -92,7 +100,8 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
   const testSet = task.testSet(config.eval_samples);
   const tok = task.tokenizer;
   let order: number[] = [];
-  let lastBatch: DpoTrainer['lastBatch'] = [];
+  let lastBatch: DpoPairView[] = [];
+  let numTokens = 0;
 
   /** Epochs over the pairs in a seeded shuffled order. */
   function nextBatch(): PreferenceExample[] {
@@ -104,8 +113,8 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
     return out;
   }
 
-  async function trainStep(): Promise<Metrics> {
-    const started = performance.now();
+  async function trainStep(keep: Keep): Promise<Metrics> {
+    const timer = new StepTimer();
     const examples = nextBatch();
     const B = examples.length;
     // TRL's concatenated forward: chosen and rejected in one batch of 2B rows.
@@ -126,21 +135,20 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
         beta: config.beta, lossType: config.loss_type, labelSmoothing: config.label_smoothing, chosenLengths, rejectedLengths,
       });
       Object.assign(logged, {
-        loss: tf.keep(tf.clone(out.loss)),
-        ...Object.fromEntries(Object.entries(out.metrics).map(([k, v]) => [k, tf.keep(v)])),
-        'logps/chosen': tf.keep(tf.mean(chosenLogps)),
-        'logps/rejected': tf.keep(tf.mean(rejectedLogps)),
-        chosenRewards: tf.keep(out.chosenRewards),
-        rejectedRewards: tf.keep(out.rejectedRewards),
+        loss: keep(tf.clone(out.loss)),
+        ...Object.fromEntries(Object.entries(out.metrics).map(([k, v]) => [k, keep(v)])),
+        'logps/chosen': keep(tf.mean(chosenLogps)),
+        'logps/rejected': keep(tf.mean(rejectedLogps)),
+        chosenRewards: keep(out.chosenRewards),
+        rejectedRewards: keep(out.rejectedRewards),
       });
       return out.loss;
-    });
+    }, timer);
     const { chosenRewards, rejectedRewards, ...scalars } = logged;
     const [c, r, metrics] = await Promise.all([chosenRewards.data(), rejectedRewards.data(), readScalars({ ...scalars, grad_norm: gradNorm })]);
-    tf.dispose([chosenRewards, rejectedRewards, refChosen, refRejected, chosenLengths, rejectedLengths]);
-    batch.dispose();
     lastBatch = examples.map((pair, i) => ({ pair, chosenReward: c[i], rejectedReward: r[i] }));
-    return { ...metrics, 'timing/step_ms': since(started) };
+    numTokens += prompts.reduce((s, p) => s + p.length, 0) + lengths.reduce((a, b) => a + b, 0);
+    return { ...metrics, num_tokens: numTokens, ...timer.metrics() };
   }
 
   return {
@@ -150,8 +158,12 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
     get lastBatch() {
       return lastBatch;
     },
-    trainStep,
-    evaluate: () => evaluateOnTestSet(model, task, testSet),
+    trainStep: () => inTensorScope(trainStep),
+    evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
+    inspect: async () => (lastBatch.length > 0 ? lastBatch : null),
     dispose: () => optimizer.dispose(),
   };
 }
+
+/** For the registry: DPO of the lab model on pairs sampled from it (the shipped SFT checkpoint by default). */
+export const dpoFactory = lmTrainerFactory((model, overrides) => createDpoTrainer(model, createLabTask(), resolve(dpoSchema, overrides)));

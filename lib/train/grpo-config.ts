@@ -1,4 +1,5 @@
-import type { Schema } from './config';
+import { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS } from '@/lib/rl/choices';
+import type { Presets, Schema } from './config';
 
 /**
  * GRPOConfig (TRL names). The defaults are TRL's where they carry over, and tuned for a ~100k-parameter model
@@ -13,9 +14,9 @@ export const grpoSchema = {
   beta: { kind: 'number', default: 0, min: 0, max: 10, reason: 'TRL’s default since 2025: no KL penalty, so no reference model is needed.' },
   epsilon: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'PPO’s classic clip range.' },
   epsilon_high: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'Equal to epsilon unless set (TRL: None → epsilon); DAPO raises it to 0.28.' },
-  loss_type: { kind: 'choice', default: 'dapo', choices: ['grpo', 'bnpo', 'dr_grpo', 'dapo'] as const, reason: 'TRL’s default: token-level normalisation over the whole batch, no length bias.' },
-  scale_rewards: { kind: 'choice', default: 'group', choices: ['group', 'batch', 'none'] as const, reason: 'Divide by the group std, as the GRPO paper; Dr. GRPO uses none.' },
-  importance_sampling_level: { kind: 'choice', default: 'token', choices: ['token', 'sequence'] as const, reason: 'Per-token ratios as GRPO; sequence is GSPO.' },
+  loss_type: { kind: 'choice', default: 'dapo', choices: GRPO_LOSS_TYPES, reason: 'TRL’s default: token-level normalisation over the whole batch, no length bias.' },
+  scale_rewards: { kind: 'choice', default: 'group', choices: SCALE_REWARDS, reason: 'Divide by the group std, as the GRPO paper; Dr. GRPO uses none.' },
+  importance_sampling_level: { kind: 'choice', default: 'token', choices: IMPORTANCE_SAMPLING_LEVELS, reason: 'Per-token ratios as GRPO; sequence is GSPO.' },
   num_iterations: { kind: 'number', default: 1, min: 1, max: 8, integer: true, reason: 'μ = 1: one update per generation batch, so the ratio is exactly 1 (TRL’s default).' },
   reward_weight_correctness: { kind: 'number', default: 1, min: 0, max: 10, reason: 'The verifiable reward: 1 for the right answer.' },
   reward_weight_format: { kind: 'number', default: 0.2, min: 0, max: 10, reason: 'A little credit for the "#### n" format keeps early samples parseable.' },
@@ -28,10 +29,8 @@ export const grpoSchema = {
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same completions and updates, on one backend.' },
 } satisfies Schema;
 
-export type GrpoPresetName = 'default' | 'no_kl' | 'kl' | 'dapo_clip_higher' | 'dr_grpo' | 'gspo' | 'reward_hacking' | 'lr_too_high';
-
 /** Presets are small overrides with reasons, like nanoGPT's config files. */
-export const grpoPresets: Record<GrpoPresetName, { description: string; overrides: Record<string, number | string | boolean> }> = {
+export const grpoPresets = {
   default: { description: 'TRL’s defaults (dapo loss, group scaling, no KL) at a learning rate a tiny model needs.', overrides: {} },
   no_kl: { description: 'Explicitly β = 0: nothing holds the policy near the SFT model.', overrides: { beta: 0 } },
   kl: { description: 'β = 0.04 (the GRPO paper’s value): a k3 KL penalty towards the frozen SFT model.', overrides: { beta: 0.04 } },
@@ -43,4 +42,4 @@ export const grpoPresets: Record<GrpoPresetName, { description: string; override
     description: 'A verifier bug (>= where == was meant): over-estimates score like correct answers. The training reward climbs to ~1 while held-out accuracy falls to 0; the inspector shows wrong answers with full marks.',
     overrides: { correctness_reward: 'at_least' },
   },
-};
+} satisfies Presets<typeof grpoSchema>;

@@ -14,8 +14,11 @@ import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, le
 import { resolve, type ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
-import { optimizerStep, since } from './optim';
-import type { Metrics, StepTrainer } from './run';
+import { createLabTask } from './lab-setup';
+import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { optimizerStep, StepTimer } from './optim';
+import type { Metrics } from './run';
+import { inTensorScope, type Keep } from './scope';
 
 export type GrpoConfig = ConfigOf<typeof grpoSchema>;
 
@@ -33,15 +36,14 @@ export interface GrpoSamples {
   }[];
 }
 
-export interface GrpoTrainer extends StepTrainer {
+export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
   readonly config: GrpoConfig;
-  readonly model: TinyLM;
   /** The last step's prompts, completions, rewards and advantages. */
   readonly lastSamples: GrpoSamples | null;
 }
 
 /** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
-export function resolveGrpoConfig(overrides: Partial<GrpoConfig> = {}): GrpoConfig {
+export function resolveGrpoConfig(overrides: Record<string, unknown> = {}): GrpoConfig {
   const withHigh = 'epsilon_high' in overrides || !('epsilon' in overrides) ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
   const config = resolve(grpoSchema, withHigh);
   if (config.per_device_train_batch_size % config.num_generations !== 0) {
@@ -73,16 +75,17 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
   const tok = task.tokenizer;
   let step = 0;
   let lastSamples: GrpoSamples | null = null;
+  let numTokens = 0;
 
-  async function trainStep(): Promise<Metrics> {
+  async function trainStep(keep: Keep): Promise<Metrics> {
     step += 1;
-    const t0 = performance.now();
+    const timer = new StepTimer();
     const problems = task.sample('train', config.per_device_train_batch_size / G, dataRng).flatMap((p) => Array(G).fill(p));
     const prompts = problems.map((p) => task.encodePrompt(p));
-    const gen = await generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng);
-    const generationMs = since(t0);
+    const gen = await timer.timeAsync('generation', () =>
+      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng),
+    );
 
-    const t1 = performance.now();
     const texts = gen.completions.map((c) => tok.decode(c));
     const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
     const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
@@ -90,12 +93,11 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     const batch = completionBatch(prompts, gen.completions, gen.completionMask, tok.pad);
     const rewardsTensor = tf.tensor2d(rowsByFunc, [problems.length, rewardFns.length]);
     const adv = grpoAdvantages(rewardsTensor, { numGenerations: G, rewardWeights: rewardFns.map((r) => r.weight), scaleRewards: config.scale_rewards });
-    const noGrad = (f: () => tf.Tensor2D) => tf.tidy(f);
+    const noGrad = (f: () => tf.Tensor2D) => timer.time('reference', () => tf.tidy(f));
     // μ > 1 reuses this batch, so the sampling policy's log-probs are needed; μ = 1 uses logps.detach() (ratio 1).
     const oldLogps = config.num_iterations > 1 ? noGrad(() => completionLogprobs(completionLogits(model, batch, false), batch.targets, config.temperature)) : undefined;
     const refLogps = reference ? noGrad(() => completionLogprobs(completionLogits(reference, batch, false), batch.targets, config.temperature)) : undefined;
 
-    const kept: tf.Tensor[] = [];
     const stepMetrics: Record<string, tf.Tensor> = {};
     let gradNorm!: tf.Scalar;
     for (let iteration = 0; iteration < config.num_iterations; iteration++) {
@@ -110,20 +112,17 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
           maxCompletionLength: config.max_completion_length,
         });
         if (last) {
-          stepMetrics.loss = tf.keep(tf.clone(loss));
-          for (const [name, value] of Object.entries(metrics)) if (value) stepMetrics[name] = tf.keep(value);
+          stepMetrics.loss = keep(tf.clone(loss));
+          for (const [name, value] of Object.entries(metrics)) if (value) stepMetrics[name] = keep(value);
         }
         return loss;
-      });
+      }, timer);
     }
-    const updateMs = since(t1);
-    kept.push(rewardsTensor, adv.rewards, adv.scorable);
     const [advantages, scalars] = await Promise.all([
       adv.advantages.data(),
       readScalars({ ...stepMetrics, grad_norm: gradNorm, reward: adv.reward, reward_std: adv.rewardStd, frac_reward_zero_std: adv.fracRewardZeroStd }),
     ]);
-    tf.dispose([...kept, adv.advantages, oldLogps, refLogps].filter((t): t is tf.Tensor => t !== undefined));
-    batch.dispose();
+    // Everything else this step made (batch, rewards, advantages, old and reference log-probs) goes with its scope.
 
     lastSamples = {
       step,
@@ -141,13 +140,14 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     };
     const perFuncMeans = Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, perFunc[f].reduce((a, b) => a + b, 0) / problems.length]));
     const lengths = gen.lengths;
+    numTokens += prompts.reduce((s, p) => s + p.length, 0) + lengths.reduce((a, b) => a + b, 0);
     return {
       ...scalars,
       ...perFuncMeans,
+      num_tokens: numTokens,
       'completions/mean_length': lengths.reduce((a, b) => a + b, 0) / lengths.length,
       'completions/clipped_ratio': gen.finished.filter((f) => !f).length / lengths.length,
-      'timing/generation_ms': generationMs,
-      'timing/update_ms': updateMs,
+      ...timer.metrics(),
     };
   }
 
@@ -157,11 +157,15 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     get lastSamples() {
       return lastSamples;
     },
-    trainStep,
-    evaluate: () => evaluateOnTestSet(model, task, testSet),
+    trainStep: () => inTensorScope(trainStep),
+    evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
+    inspect: async () => lastSamples,
     dispose() {
       optimizer.dispose();
       reference?.dispose();
     },
   };
 }
+
+/** For the registry: GRPO of the lab model from a checkpoint (the shipped SFT one by default). */
+export const grpoFactory = lmTrainerFactory((model, overrides) => createGrpoTrainer(model, createLabTask(), resolveGrpoConfig(overrides)));

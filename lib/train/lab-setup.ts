@@ -19,10 +19,12 @@ export function labModelConfig(task: ArithmeticTask): TinyLMConfig {
   return configForTask(task);
 }
 
-/** Shipped checkpoints, relative to the site root (served from public/). */
+/** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {
   /** Freshly initialised weights (seed 0): where SFT starts. */
   base: 'models/base.arlw',
   /** The base model after a deliberately short SFT run: right on some problems, wrong on many, so RL has room. */
   sft: 'models/sft.arlw',
 } as const;
+
+export type CheckpointName = keyof typeof CHECKPOINTS;

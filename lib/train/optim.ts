@@ -16,18 +16,78 @@ export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): { g
   });
 }
 
-/** One optimizer update from a loss closure: grads, clip, apply. Only the returned scalars survive. */
+/**
+ * Wall-clock time per phase of a step, logged as `timing/<phase>_ms`, plus `timing/step_ms` for the whole step from
+ * the timer's creation (what the labs and `npm run bench` report). On the cpu and
+ * wasm backends ops run synchronously, so these are true compute times; on WebGL/WebGPU an op returns once it is
+ * queued, and the time lands in whichever phase reads data back.
+ */
+export class StepTimer {
+  private readonly totals: Record<string, number> = {};
+  private readonly started = performance.now();
+
+  add(phase: string, ms: number): void {
+    this.totals[phase] = (this.totals[phase] ?? 0) + ms;
+  }
+
+  time<T>(phase: string, fn: () => T): T {
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      this.add(phase, since(start));
+    }
+  }
+
+  async timeAsync<T>(phase: string, fn: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.add(phase, since(start));
+    }
+  }
+
+  metrics(): Record<string, number> {
+    const phases = Object.entries(this.totals).map(([phase, ms]) => [`timing/${phase}_ms`, ms]);
+    return { ...Object.fromEntries(phases), 'timing/step_ms': since(this.started) };
+  }
+}
+
+/**
+ * One optimizer update from a loss closure: grads (forward + backward), clip, apply. Only the returned grad norm
+ * survives. With a timer, the two phases are logged as `forward_backward` and `optimizer`.
+ */
 export function optimizerStep(
   optimizer: tf.Optimizer,
   variables: tf.Variable[],
   maxGradNorm: number,
   lossFn: () => tf.Scalar,
+  timer?: StepTimer,
 ): tf.Scalar {
-  const { value, grads } = tf.variableGrads(lossFn, variables);
+  const t0 = performance.now();
+  const { value, grads } = tf.variableGrads(() => freeTapeOnThrow(lossFn), variables);
+  const t1 = performance.now();
   const { grads: clipped, norm } = clipByGlobalNorm(grads, maxGradNorm);
   optimizer.applyGradients(clipped);
   tf.dispose([value, grads, clipped]);
+  timer?.add('forward_backward', t1 - t0);
+  timer?.add('optimizer', since(t1));
   return norm;
+}
+
+/**
+ * Runs a loss closure inside `tf.variableGrads`; if it throws, frees the tensors the gradient tape saved for the
+ * backward pass. tfjs 4.22 marks those as kept and frees them only after a successful backward pass, so a loss that
+ * throws midway would otherwise leak them past every scope (found by tests/unit/train/failures.test.ts).
+ */
+function freeTapeOnThrow(lossFn: () => tf.Scalar): tf.Scalar {
+  try {
+    return lossFn();
+  } catch (error) {
+    for (const node of tf.engine().state.activeTape ?? []) tf.dispose(node.saved ?? []);
+    throw error;
+  }
 }
 
 /** Wall-clock milliseconds since `start` (performance.now exists in Node, pages and workers). */

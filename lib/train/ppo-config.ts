@@ -1,5 +1,5 @@
 import type { GridMapName } from '@/lib/tasks/gridworld';
-import type { ConfigOf, Schema } from './config';
+import type { ConfigOf, Presets, Schema } from './config';
 
 /**
  * PPOConfig for classic-control PPO on a grid world. Names follow TRL's PPOConfig where it has the field
@@ -35,10 +35,8 @@ export const ppoSchema = {
 
 export type PpoConfig = ConfigOf<typeof ppoSchema>;
 
-export type PpoPresetName = 'default' | 'no_clipping' | 'aggressive_clipped' | 'lr_too_high' | 'pocket' | 'cartpole';
-
 /** Presets are small overrides with reasons, like nanoGPT's config files. */
-export const ppoPresets: Record<PpoPresetName, { description: string; overrides: Partial<PpoConfig> }> = {
+export const ppoPresets = {
   default: { description: 'The defaults above: solves the 5×5 map in about 6–10 updates.', overrides: {} },
   no_clipping: {
     description:
@@ -65,4 +63,4 @@ export const ppoPresets: Record<PpoPresetName, { description: string; overrides:
       'last all 500 steps after ~80 updates (~1 min on wasm), but not every time: the curve stays noisy, as in CleanRL’s.',
     overrides: { env_id: 'cartpole', max_episode_steps: 500, hidden_size: 64, num_envs: 8, num_steps: 128, learning_rate: 1e-3 },
   },
-};
+} satisfies Presets<typeof ppoSchema>;

@@ -12,12 +12,21 @@ import { gae, maskedWhiten, ppoPolicyLoss, ppoValueLoss } from '@/lib/rl/ppo';
 import { createCartPole, type CartPoleRender } from '@/lib/tasks/cartpole';
 import { createGridWorld, createVecEnv, GRID_MAPS, type Env, type GridMapName, type GridRender } from '@/lib/tasks/gridworld';
 import { resolve } from './config';
-import { optimizerStep, since } from './optim';
+import { loadActorCritic, saveWeights } from '@/lib/models/checkpoint';
+import { optimizerStep, StepTimer } from './optim';
 import { ppoSchema, type PpoConfig } from './ppo-config';
 import { collectRollout, greedyEpisodes, type Rollout } from './ppo-rollout';
-import type { Metrics, StepTrainer } from './run';
+import type { Metrics } from './run';
+import { inTensorScope } from './scope';
+import type { Trainer, TrainerFactory } from './trainer';
 
-export interface PpoTrainer extends StepTrainer {
+/** π(a | cell) and V(cell) for every cell of the grid, row-major [rows·cols]: arrows and a value heat map. */
+export interface PolicyMap {
+  probs: number[][];
+  values: number[];
+}
+
+export interface PpoTrainer extends Trainer<typeof ppoSchema, PolicyMap> {
   readonly config: PpoConfig;
   readonly model: ActorCritic;
   /** The last rollout (for drawing paths and checking the data); undefined before the first step. */
@@ -28,7 +37,7 @@ export interface PpoTrainer extends StepTrainer {
    * Grid world only: π(a | cell) and V(cell) for every cell, row-major [rows·cols], in one forward pass (arrows and
    * a value heat map).
    */
-  policyMap(): Promise<{ probs: number[][]; values: number[] }>;
+  policyMap(): Promise<PolicyMap>;
 }
 
 /** Names of the per-minibatch statistics, in the order they are stacked on device. */
@@ -59,6 +68,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
   const optimizer = tf.train.adam(config.learning_rate, 0.9, 0.999, 1e-5); // CleanRL's eps = 1e-5
   let lastRollout: Rollout | undefined;
   let lastEpisode = { 'episode/return_mean': 0, 'episode/length_mean': 0, 'episode/success_rate': 0 };
+  let globalStep = 0; // CleanRL's global_step: environment steps taken so far
 
   /** Rollout arrays → device tensors [N·T, …], with GAE advantages (whitened if asked) and returns. */
   function prepare(r: Rollout) {
@@ -88,7 +98,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
   }
 
   /** One clipped PPO update on the rows `idx` of the rollout; returns the stats [6] (kept) and the grad norm. */
-  function update(data: ReturnType<typeof prepare>, idx: tf.Tensor1D): { stats: tf.Tensor1D; gradNorm: tf.Scalar } {
+  function update(data: ReturnType<typeof prepare>, idx: tf.Tensor1D, timer: StepTimer): { stats: tf.Tensor1D; gradNorm: tf.Scalar } {
     let stats!: tf.Tensor1D;
     const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
       const row = <T extends tf.Tensor>(t: T) => tf.gather(t, idx); // constants only: no gather gradient needed
@@ -114,7 +124,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
       stats = tf.keep(tf.stack([pg.pgLoss, vf.vfLoss, entropy, pg.approxKl, pg.pgClipfrac, vf.vfClipfrac]) as tf.Tensor1D);
       // loss = pg_loss + vf_coef · vf_loss − ent_coef · H
       return tf.sub(tf.add(pg.pgLoss, tf.mul(vf.vfLoss, config.vf_coef)), tf.mul(entropy, config.ent_coef)) as tf.Scalar;
-    });
+    }, timer);
     return { stats, gradNorm };
   }
 
@@ -127,6 +137,22 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     return { ...lastEpisode, 'episode/count': eps.length, 'episode/truncated': r.truncations };
   }
 
+  async function policyMap(): Promise<PolicyMap> {
+    if (config.env_id !== 'gridworld') throw new Error(`policyMap() needs the grid world, not ${config.env_id}`);
+    const env = makeGrid();
+    const cells = Array.from({ length: env.rows * env.cols }, (_, i) => env.observe([Math.floor(i / env.cols), i % env.cols]));
+    const out = tf.tidy(() => {
+      const { logits, values } = model.forward(tf.tensor2d(cells.flatMap((c) => [...c]), [cells.length, env.obsDim]));
+      return tf.concat([tf.softmax(logits), tf.reshape(values, [-1, 1])], 1); // [cells, A + 1]
+    });
+    try {
+      const rows = (await out.array()) as number[][];
+      return { probs: rows.map((row) => row.slice(0, -1)), values: rows.map((row) => row[row.length - 1]) };
+    } finally {
+      out.dispose();
+    }
+  }
+
   return {
     config,
     model,
@@ -135,54 +161,48 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     },
     makeEnv,
 
-    async trainStep(): Promise<Metrics> {
-      const t0 = performance.now();
-      const r = await collectRollout(model, vec, config.num_steps, config.gamma, sampleRng, starting);
-      lastRollout = r;
-      const rolloutMs = since(t0);
-      const t1 = performance.now();
-      const data = prepare(r);
-      const perStep: tf.Tensor[] = [];
-      for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
-        const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
-        for (let m = 0; m < config.num_mini_batches; m++) {
-          const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
-          const { stats, gradNorm } = update(data, idx);
-          perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
-          tf.dispose([idx, stats, gradNorm]);
+    trainStep: () =>
+      inTensorScope(async (): Promise<Metrics> => {
+        const timer = new StepTimer();
+        const r = await timer.timeAsync('rollout', () => collectRollout(model, vec, config.num_steps, config.gamma, sampleRng, starting));
+        lastRollout = r;
+        globalStep += batchSize;
+        const data = prepare(r);
+        const perStep: tf.Tensor[] = [];
+        for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
+          const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
+          for (let m = 0; m < config.num_mini_batches; m++) {
+            const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
+            const { stats, gradNorm } = update(data, idx, timer);
+            perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
+            tf.dispose([idx, stats, gradNorm]);
+          }
         }
-      }
-      const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
-      const means = await meansT.data();
-      tf.dispose([meansT, ...perStep, ...Object.values(data)]);
-      const metrics: Metrics = Object.fromEntries(STATS.map((name, i) => [name, means[i]]));
-      return {
-        ...metrics,
-        grad_norm: means[STATS.length],
-        ...episodeMetrics(r),
-        'timing/rollout_ms': rolloutMs,
-        'timing/update_ms': since(t1),
-      };
-    },
+        const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
+        const means = await meansT.data();
+        tf.dispose([meansT, ...perStep, ...Object.values(data)]);
+        const metrics: Metrics = Object.fromEntries(STATS.map((name, i) => [name, means[i]]));
+        return {
+          ...metrics,
+          grad_norm: means[STATS.length],
+          ...episodeMetrics(r),
+          global_step: globalStep,
+          ...timer.metrics(),
+        };
+      }),
 
-    async evaluate(): Promise<Metrics> {
-      const eps = await greedyEpisodes(model, makeEnv, config.eval_episodes, createRng(config.seed).fork('eval'));
-      const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
-      return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
-    },
+    evaluate: () =>
+      inTensorScope(async (): Promise<Metrics> => {
+        const eps = await greedyEpisodes(model, makeEnv, config.eval_episodes, createRng(config.seed).fork('eval'));
+        const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
+        return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
+      }),
 
-    async policyMap() {
-      if (config.env_id !== 'gridworld') throw new Error(`policyMap() needs the grid world, not ${config.env_id}`);
-      const env = makeGrid();
-      const cells = Array.from({ length: env.rows * env.cols }, (_, i) => env.observe([Math.floor(i / env.cols), i % env.cols]));
-      const out = tf.tidy(() => {
-        const { logits, values } = model.forward(tf.tensor2d(cells.flatMap((c) => [...c]), [cells.length, env.obsDim]));
-        return tf.concat([tf.softmax(logits), tf.reshape(values, [-1, 1])], 1); // [cells, A + 1]
-      });
-      const rows = (await out.array()) as number[][];
-      out.dispose();
-      return { probs: rows.map((row) => row.slice(0, -1)), values: rows.map((row) => row[row.length - 1]) };
-    },
+    /** The grid drawn with the policy; CartPole has nothing to draw. */
+    inspect: async () => (config.env_id === 'gridworld' ? policyMap() : null),
+    save: () => saveWeights(model),
+
+    policyMap,
 
     dispose() {
       optimizer.dispose();
@@ -190,3 +210,23 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     },
   };
 }
+
+/** For the registry: PPO from a saved actor-critic, or a fresh one from the seed. */
+export const ppoFactory: TrainerFactory<typeof ppoSchema, PolicyMap> = async (init, overrides) => {
+  const config = resolve(ppoSchema, overrides);
+  if (init === null) return createPpoTrainer(config);
+  const model = loadActorCritic(init);
+  try {
+    const trainer = createPpoTrainer(config, { model });
+    const disposeTrainer = trainer.dispose;
+    return Object.assign(trainer, {
+      dispose() {
+        disposeTrainer();
+        model.dispose();
+      },
+    });
+  } catch (error) {
+    model.dispose();
+    throw error;
+  }
+};

@@ -1,71 +1,88 @@
 /**
- * Every trainer by name, with its config schema and presets: what the CLI, the benchmark and the labs
- * look up. Plain data and factories; no trainer logic lives here.
+ * Every trainer by name: its config schema and presets, the checkpoint it starts from, how its throughput is
+ * counted, and how to build it. The CLI's choices, the training worker, the benchmark and the labs all read this
+ * one list. It imports no tfjs: each trainer's code (and tfjs with it) loads only when a trainer is started, so a lab
+ * page can read schemas and presets from here on its main thread.
  */
-import { loadActorCritic, saveTinyLM, saveWeights, type Checkpointable } from '@/lib/models/checkpoint';
-import type { TinyLM } from '@/lib/models/tiny-lm';
-import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
-import { parseAssignment, type FieldValue, type Schema } from './config';
+import type { Presets, PresetTable, Schema } from './config';
 import { dpoPresets, dpoSchema } from './dpo-config';
-import { createDpoTrainer } from './dpo-trainer';
 import { grpoPresets, grpoSchema } from './grpo-config';
+import type { CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
-import { createPpoTrainer } from './ppo-trainer';
-import { createGrpoTrainer } from './grpo-trainer';
-import type { StepTrainer } from './run';
 import { sftPresets, sftSchema } from './sft-config';
-import { createSftTrainer } from './sft-trainer';
+import type { TrainerFactory } from './trainer';
 
-export type Preset = { description: string; overrides: Record<string, FieldValue> };
-
-/** What the CLI and the benchmark need from any trainer. */
-export interface RunnableTrainer extends StepTrainer {
-  readonly config: { max_steps: number; eval_steps: number; seed: number };
-  readonly model: Checkpointable;
+export interface TrainerSpec<S extends Schema, I> {
+  /** One line, for `npm run train -- --help` and the benchmark. */
+  summary: string;
+  schema: S;
+  presets: Presets<S>;
+  /** The shipped checkpoint it fine-tunes (lib/train/lab-setup.ts CHECKPOINTS), or null: it builds its own model. */
+  checkpoint: CheckpointName | null;
+  /** A cumulative metric every step logs, and its unit: the benchmark's throughput is its change per second. */
+  throughput: { metric: string; unit: string };
+  /** The trainer's code, loaded on first use. */
+  load(): Promise<TrainerFactory<S, I>>;
 }
 
-interface Common {
-  schema: Schema;
-  presets: Record<string, Preset>;
-  parseAssignment(assignment: string): [string, FieldValue];
-  /** The trained weights as a checkpoint file. */
-  save(trainer: RunnableTrainer): Promise<Uint8Array>;
-}
-export interface LmTrainerEntry extends Common {
-  kind: 'lm';
-  create(model: TinyLM, task: ArithmeticTask, overrides: Record<string, unknown>): Promise<RunnableTrainer>;
-}
+/** Keeps each entry's schema and inspector types exact (a plain object literal would widen them). */
+const spec = <S extends Schema, I>(entry: TrainerSpec<S, I>) => entry;
 
-/** A trainer that brings its own environment and model (PPO on a control task). */
-export interface ControlTrainerEntry extends Common {
-  kind: 'control';
-  /** `init`: a checkpoint of the model to start from; otherwise a fresh one from the seed. */
-  create(overrides: Record<string, unknown>, init?: Uint8Array): Promise<RunnableTrainer>;
-}
-
-const lm = (schema: Schema, presets: Record<string, Preset>, create: LmTrainerEntry['create']): LmTrainerEntry => ({
-  kind: 'lm',
-  schema,
-  presets,
-  create,
-  parseAssignment: (a) => parseAssignment(schema, a),
-  save: (trainer) => saveTinyLM(trainer.model as TinyLM),
-});
-
-const ppo: ControlTrainerEntry = {
-  kind: 'control',
-  schema: ppoSchema,
-  presets: ppoPresets as Record<string, Preset>,
-  parseAssignment: (a) => parseAssignment(ppoSchema, a),
-  create: async (overrides, init) => createPpoTrainer(overrides, init ? { model: loadActorCritic(init) } : {}),
-  save: (trainer) => saveWeights(trainer.model),
+const ENTRIES = {
+  sft: spec({
+    summary: 'supervised fine-tuning on reference answers (completion-only loss), optionally with LoRA',
+    schema: sftSchema,
+    presets: sftPresets,
+    checkpoint: 'base',
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    load: () => import('./sft-trainer').then((m) => m.sftFactory),
+  }),
+  grpo: spec({
+    summary: 'GRPO with a verifiable reward on 2-digit addition',
+    schema: grpoSchema,
+    presets: grpoPresets,
+    checkpoint: 'sft',
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    load: () => import('./grpo-trainer').then((m) => m.grpoFactory),
+  }),
+  dpo: spec({
+    summary: 'DPO on (correct, incorrect) pairs sampled from the SFT model',
+    schema: dpoSchema,
+    presets: dpoPresets,
+    checkpoint: 'sft',
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    load: () => import('./dpo-trainer').then((m) => m.dpoFactory),
+  }),
+  ppo: spec({
+    summary: 'PPO with an MLP actor-critic on a grid world or CartPole',
+    schema: ppoSchema,
+    presets: ppoPresets,
+    checkpoint: null,
+    throughput: { metric: 'global_step', unit: 'env steps' },
+    load: () => import('./ppo-trainer').then((m) => m.ppoFactory),
+  }),
 };
 
-export const TRAINERS = {
-  sft: lm(sftSchema, sftPresets, async (model, task, o) => createSftTrainer(model, task, o)),
-  grpo: lm(grpoSchema, grpoPresets, async (model, task, o) => createGrpoTrainer(model, task, o)),
-  dpo: lm(dpoSchema, dpoPresets, (model, task, o) => createDpoTrainer(model, task, o)),
-  ppo,
-} satisfies Record<string, LmTrainerEntry | ControlTrainerEntry>;
+export type TrainerName = keyof typeof ENTRIES;
+type Parts = { [N in TrainerName]: (typeof ENTRIES)[N] extends TrainerSpec<infer S, infer I> ? { schema: S; inspect: I } : never };
+export type SchemaOf<N extends TrainerName> = Parts[N]['schema'];
+/** What trainer N's inspect() returns: the data its lab's inspector shows. */
+export type InspectOf<N extends TrainerName> = Parts[N]['inspect'];
 
-export type TrainerName = keyof typeof TRAINERS;
+/** Typed as a mapped type, so that TRAINERS[name] keeps its schema and inspector types for a generic name. */
+export const TRAINERS: { [N in TrainerName]: TrainerSpec<SchemaOf<N>, InspectOf<N>> } = ENTRIES;
+/** A config field of trainer N: lab controls are typed with it, so a misspelt field fails to compile. */
+export type FieldOf<N extends TrainerName> = keyof SchemaOf<N> & string;
+
+export const TRAINER_NAMES = Object.keys(TRAINERS) as TrainerName[];
+
+/** The trainer called `name`, if there is one (own keys only: "__proto__" or "toString" name nothing). */
+export function trainerNamed(name: string): TrainerName | null {
+  return Object.hasOwn(TRAINERS, name) ? (name as TrainerName) : null;
+}
+
+/** Trainer `name`'s schema and presets as plain data (for settings forms, links and run files). */
+export function trainerSettings(name: TrainerName): { schema: Schema; presets: PresetTable } {
+  const { schema, presets } = TRAINERS[name];
+  return { schema, presets };
+}

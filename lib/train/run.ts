@@ -28,6 +28,8 @@ export interface RunOptions {
   /** Evaluate every this many steps (and before the first step, and after the last). 0 = never. */
   evalEvery: number;
   onLog?: (line: LogLine) => void;
+  /** Awaited after each training step's log line, before the next step (a lab reads its inspector data here). */
+  afterStep?: (step: number) => Promise<void>;
   onState?: (state: RunState, error?: string) => void;
 }
 
@@ -64,6 +66,7 @@ export class TrainingRun {
         if (this.stopRequested) return this.setState('stopped');
         this.step += 1;
         if (!(await this.log('train', () => this.trainer.trainStep()))) return this.state;
+        await this.options.afterStep?.(this.step);
         const evalDue = this.options.evalEvery > 0 && (this.step % this.options.evalEvery === 0 || this.step === this.options.maxSteps);
         if (evalDue && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
       }

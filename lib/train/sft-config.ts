@@ -1,4 +1,4 @@
-import type { Schema } from './config';
+import type { Presets, Schema } from './config';
 
 /** SFTConfig (TRL names). Completion-only loss, as TRL's default for prompt–completion data. */
 export const sftSchema = {
@@ -16,7 +16,7 @@ export const sftSchema = {
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same run, on one backend.' },
 } satisfies Schema;
 
-export const sftPresets: Record<string, { description: string; overrides: Record<string, number | string | boolean> }> = {
+export const sftPresets = {
   default: { description: 'Full fine-tuning with the defaults above.', overrides: {} },
   lora: { description: 'LoRA adapters only (r = 4, α = 8): far fewer trainable parameters, a higher learning rate.', overrides: { use_peft: true, learning_rate: 1e-2 } },
-};
+} satisfies Presets<typeof sftSchema>;

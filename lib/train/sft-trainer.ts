@@ -8,17 +8,17 @@ import { createRng, type Rng } from '@/lib/random';
 import { sftLoss } from '@/lib/rl/sft';
 import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
 import { resolve, type ConfigOf } from './config';
+import { createLabTask } from './lab-setup';
+import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
-import { optimizerStep, since } from './optim';
-import type { Metrics, StepTrainer } from './run';
+import { optimizerStep, StepTimer } from './optim';
+import { inTensorScope } from './scope';
 import { sftSchema } from './sft-config';
 
 export type SftConfig = ConfigOf<typeof sftSchema>;
 
-export interface SftTrainer extends StepTrainer {
+export interface SftTrainer extends LmTrainer<typeof sftSchema, null> {
   readonly config: SftConfig;
-  /** The model being trained (with adapters when use_peft). */
-  readonly model: TinyLM;
 }
 
 export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: Partial<SftConfig> = {}): SftTrainer {
@@ -30,31 +30,38 @@ export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: 
   const variables = model.trainableVariables();
   const rng: Rng = createRng(config.seed).fork('sft-data');
   const testSet: Problem[] = task.testSet(config.eval_samples);
+  let numTokens = 0;
 
   return {
     config,
     model,
-    async trainStep(): Promise<Metrics> {
-      const started = performance.now();
-      const { prompts, completions, mask } = referenceCompletions(task, task.sample('train', config.per_device_train_batch_size, rng));
-      const batch = completionBatch(prompts, completions, mask, task.tokenizer.pad);
-      let entropy!: tf.Scalar;
-      let accuracy!: tf.Scalar;
-      let loss!: tf.Scalar;
-      const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
-        const out = sftLoss(completionLogits(model, batch), batch.targets, batch.mask);
-        [entropy, accuracy, loss] = [tf.keep(out.entropy), tf.keep(out.meanTokenAccuracy), tf.keep(tf.clone(out.loss))];
-        return out.loss;
-      });
-      const numTokens = mask.reduce((s, m) => s + m.length, 0);
-      batch.dispose();
-      const metrics = await readScalars({ loss, entropy, mean_token_accuracy: accuracy, grad_norm: gradNorm });
-      return { ...metrics, num_tokens: numTokens, 'timing/step_ms': since(started) };
-    },
-    evaluate: () => evaluateOnTestSet(model, task, testSet),
+    trainStep: () =>
+      inTensorScope(async (keep) => {
+        const timer = new StepTimer();
+        const { prompts, completions, mask } = referenceCompletions(task, task.sample('train', config.per_device_train_batch_size, rng));
+        const batch = completionBatch(prompts, completions, mask, task.tokenizer.pad);
+        let entropy!: tf.Scalar;
+        let accuracy!: tf.Scalar;
+        let loss!: tf.Scalar;
+        const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
+          const out = sftLoss(completionLogits(model, batch), batch.targets, batch.mask);
+          [entropy, accuracy, loss] = [keep(out.entropy), keep(out.meanTokenAccuracy), keep(tf.clone(out.loss))];
+          return out.loss;
+        }, timer);
+        // TRL's num_tokens: tokens seen so far, prompt and completion (no padding).
+        numTokens += prompts.reduce((s, p) => s + p.length, 0) + mask.reduce((s, m) => s + m.length, 0);
+        batch.dispose();
+        const metrics = await readScalars({ loss, entropy, mean_token_accuracy: accuracy, grad_norm: gradNorm });
+        return { ...metrics, num_tokens: numTokens, ...timer.metrics() };
+      }),
+    evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
+    inspect: async () => null,
     dispose() {
       optimizer.dispose();
       if (model !== base) model.dispose();
     },
   };
 }
+
+/** For the registry: SFT of the lab model from a checkpoint. */
+export const sftFactory = lmTrainerFactory((model, overrides) => createSftTrainer(model, createLabTask(), resolve(sftSchema, overrides)));

@@ -1,11 +1,12 @@
 /** Command-line flags of `npm run bench`. */
 import { parseArgs } from 'node:util';
-import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/backend';
+import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/names';
+import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/train/registry';
 
 export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
 
   --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
-  --trainers  trainers from lib/train/registry.ts (default: every registered one; ppo also works unregistered)
+  --trainers  trainers from lib/train/registry.ts (default: all of them)
   --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
   --warmup    untimed steps before timing (default 2: Adam creates its slots on the first)
   --out       where the JSON goes (default bench-results/bench.json)`;
@@ -16,7 +17,7 @@ export const DEFAULT_STEPS: Record<BackendName, number> = { wasm: 15, cpu: 3, we
 export interface BenchOptions {
   backends: BackendName[];
   /** null: every trainer in the registry. */
-  trainers: string[] | null;
+  trainers: TrainerName[] | null;
   /** null: {@link DEFAULT_STEPS} per backend. */
   steps: number | null;
   warmup: number;
@@ -64,7 +65,12 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     return name;
   });
   if (backends.length === 0) throw new UsageError('--backends is empty');
-  const trainers = list(values.trainers) ?? null;
+  const trainers =
+    list(values.trainers)?.map((t) => {
+      const name = trainerNamed(t);
+      if (name === null) throw new UsageError(`unknown trainer "${t}" (known: ${TRAINER_NAMES.join(', ')})`);
+      return name;
+    }) ?? null;
   if (trainers != null && trainers.length === 0) throw new UsageError('--trainers is empty');
   return {
     backends,

@@ -12,26 +12,22 @@ function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 }
 
+/** The phases trainers time, in the order a step runs them (lib/train/optim.ts StepTimer). */
+const PHASES = ['generation', 'rollout', 'reference', 'forward_backward', 'optimizer'];
+
 function speedRow(r: TrainerResult): string[] {
-  if (r.status !== 'ok' || !r.stepMs || !r.split || !r.tensors) {
-    return [r.trainer, r.backend, r.status, '–', '–', '–', '–', '–', '–', '–', '–', '–'];
-  }
+  if (r.status !== 'ok' || !r.stepMs || !r.tensors) return [r.trainer, r.backend, r.status, ...PHASES.map(() => '–'), '–', '–', '–', '–', '–'];
   const t = r.tensors;
-  const tensors = `${t.afterWarmup} → ${t.afterTimed}${t.leakPerRun !== 0 ? ' ⚠' : ''}`;
   return [
     r.trainer,
     r.backend,
     String(r.timedSteps),
     ms(r.stepMs.median),
     rate(r.stepsPerSecond),
-    r.unit === 'completion tokens' ? rate(r.unitsPerSecond) : `${rate(r.unitsPerSecond)} ${r.unit ?? ''}/s`,
-    // '–' where the trainer has no generation phase (SFT, DPO); PPO's is its rollout.
-    r.trainerTiming?.['timing/generation_ms'] !== undefined || r.trainerTiming?.['timing/rollout_ms'] !== undefined ? ms(r.split.generation) : '–',
-    ms(r.split.forwardBackward),
-    ms(r.split.optimizer),
-    ms(r.split.other),
-    tensors,
-    r.batch ?? '–',
+    `${rate(r.unitsPerSecond)} ${r.unit ?? ''}/s`,
+    ...PHASES.map((p) => (r.phases?.[p] === undefined ? '–' : ms(r.phases[p]))),
+    ms(r.other),
+    `${t.afterWarmup} → ${t.afterTimed}${t.leakPerRun !== 0 ? ' ⚠' : ''}`,
   ];
 }
 
@@ -64,8 +60,8 @@ export function markdown(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['trainer', 'starts from', 'model', 'parameters', 'trainable', 'batch per update'],
-        models.map((r) => [r.trainer, r.init ?? 'fresh init', r.model!.description, count(r.model!.params), count(r.model!.trainable), r.micro?.shape ?? r.batch ?? '–']),
+        ['trainer', 'starts from', 'model', 'parameters', 'trainable', 'per step'],
+        models.map((r) => [r.trainer, r.init ?? 'fresh init', r.model!.description, count(r.model!.params), count(r.model!.trainable), r.unitsPerStep === undefined ? '–' : `${fixed(r.unitsPerStep, 0)} ${r.unit}`]),
       ),
     );
     out.push('');
@@ -83,21 +79,18 @@ export function markdown(report: BenchReport): string {
   out.push('');
   out.push(
     table(
-      ['trainer', 'backend', 'steps', 'ms/step', 'steps/s', 'tokens/s', 'generation ms', 'fwd+bwd ms', 'optimizer ms', 'other ms', 'tensors (warm-up → end)', 'tokens/step'],
-      report.results.map((r) => {
-        const row = speedRow(r);
-        row[11] = r.unitsPerStep === undefined ? '–' : `${fixed(r.unitsPerStep, 0)}${r.unit && r.unit !== 'completion tokens' ? ` ${r.unit}` : ''}`;
-        return row;
-      }),
+      ['trainer', 'backend', 'steps', 'ms/step', 'steps/s', 'throughput', ...PHASES.map((p) => `${p.replace('_', '+')} ms`), 'other ms', 'tensors (warm-up → end)'],
+      report.results.map(speedRow),
     ),
   );
   out.push('');
   out.push(
-    'tokens/s: completion tokens per step (SFT: Σ mask; GRPO: generated tokens; DPO: chosen + rejected) over the median step time. ' +
-      'generation: GRPO’s own `timing/generation_ms` (PPO: `timing/rollout_ms`). fwd+bwd and optimizer: a separate micro-benchmark per trainer and backend that ' +
-      'rebuilds one update of the trainer’s shape and times `tf.variableGrads` apart from `clipByGlobalNorm` + `applyGradients` ' +
-      '(× updates per step). other: the rest of the median step (batching, rewards, metric read-back), a difference of medians that ' +
-      'can dip below zero.',
+    'Every number comes from the trainers’ own steps (lib/train/start.ts, as the CLI and the labs start them). Phases are the ' +
+      'medians of each trainer’s `timing/<phase>_ms` metrics: generation (sampling completions), rollout (PPO’s environment ' +
+      'steps), reference (no-gradient log-probs of the old or reference policy), forward+backward (`tf.variableGrads`), ' +
+      'optimizer (gradient clipping and Adam). other: the median step minus those (batching, rewards, metric read-back); ' +
+      'a difference of medians, so it can dip below zero. Throughput: the change per step of the trainer’s cumulative ' +
+      '`num_tokens` (prompt and completion tokens, as TRL logs it) or `global_step` (environment steps), per second.',
   );
   out.push('');
 

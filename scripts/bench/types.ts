@@ -1,6 +1,5 @@
-/** The shape of bench-results/bench.json (schema 1). Times in milliseconds. */
-import type { BackendName } from '@/lib/tf/backend';
-import type { MicroResult } from './micro';
+/** The shape of bench-results/bench.json (schema 2). Times in milliseconds. */
+import type { BackendName } from '@/lib/tf/names';
 
 export interface MachineInfo {
   cpu: string;
@@ -41,26 +40,23 @@ export interface TrainerResult {
   status: 'ok' | 'skipped' | 'failed';
   /** Why skipped or failed, or notes on how it ran. */
   notes: string[];
-  /** Checkpoint the model started from (null: freshly initialised). */
+  /** Shipped checkpoint the model started from (null: freshly initialised). */
   init: string | null;
   overrides: Record<string, unknown>;
   model?: ModelInfo;
-  /** Rows per step as the trainer batches them. */
-  batch?: string;
   setupMs?: number;
   warmupSteps?: number;
   timedSteps?: number;
   stepMs?: { median: number; mean: number; min: number; max: number; all: number[] };
   stepsPerSecond?: number;
-  /** Units processed per step (completion tokens for LMs, transitions for control) and their rate. */
+  /** Units processed per step (tokens for LMs, env steps for control tasks) and their rate. */
   unit?: string;
   unitsPerStep?: number;
   unitsPerSecond?: number;
-  /** Per step, medians: generation from the trainer's own metric; forward-backward and optimizer from `micro`. */
-  split?: { generation: number; forwardBackward: number; optimizer: number; clip: number; apply: number; other: number };
-  micro?: MicroResult;
-  /** Medians of the trainer's own timing/* metrics over the timed steps. */
-  trainerTiming?: Record<string, number>;
+  /** Medians over the timed steps of the trainer's own `timing/<phase>_ms` metrics, by phase. */
+  phases?: Record<string, number>;
+  /** Median step time minus the phases: batching, rewards, bookkeeping, metric read-back. */
+  other?: number;
   tensors?: {
     beforeCreate: number;
     afterWarmup: number;
@@ -75,7 +71,7 @@ export interface TrainerResult {
 }
 
 export interface BenchReport {
-  schema: 1;
+  schema: 2;
   machine: MachineInfo;
   options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
   backends: BackendStatus[];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { course } from '@/content/course';
 import { labs } from '@/content/labs';
+import { trainerNamed } from '@/lib/train/registry';
 import { chapterFiles, getChapters } from '@/lib/content/chapters';
 import { compileChapter, type CompiledChapter } from '@/lib/content/compile';
 import { CHAPTER_COMPONENTS } from '@/lib/content/components';
@@ -59,7 +60,7 @@ describe('every chapter', () => {
 
   it('links only to pages and anchors that exist', () => {
     const anchors = new Map(compiled.map((c) => [c.meta.slug, new Set([...c.headings.map((h) => h.id), ...PAGE_IDS])]));
-    const labSlugs = new Set(labs.map((l) => l.slug));
+    const labSlugs = new Set<string>(labs.map((l) => l.slug));
     const problems: string[] = [];
     for (const chapter of compiled) {
       for (const { url, line } of chapter.links) {
@@ -89,7 +90,7 @@ describe('every chapter', () => {
   });
 
   it('uses figures that exist and labs that are registered', () => {
-    const labSlugs = new Set(labs.map((l) => l.slug));
+    const labSlugs = new Set<string>(labs.map((l) => l.slug));
     for (const chapter of compiled) {
       for (const src of chapter.figures) expect(fs.existsSync(path.join('public', src)), `${chapter.meta.file}: ${src}`).toBe(true);
       for (const lab of [...chapter.labs, ...chapter.meta.labs]) expect(labSlugs.has(lab), `${chapter.meta.file}: lab ${lab}`).toBe(true);
@@ -119,12 +120,22 @@ describe('chapter 1, written in full', () => {
 });
 
 describe('labs registry', () => {
-  it('has a full-page route folder for every lab and no route for an unregistered one', () => {
-    const routeDirs = fs
-      .readdirSync('app/labs', { withFileTypes: true })
-      .filter((d) => d.isDirectory() && fs.existsSync(path.join('app/labs', d.name, 'page.tsx')))
-      .map((d) => d.name)
-      .sort();
-    expect(routeDirs).toEqual(labs.map((l) => l.slug).sort());
+  it('names a trainer from the trainer registry and a chapter from the course map for every lab', () => {
+    const chapters = new Set(course.map((c) => c.slug));
+    for (const lab of labs) {
+      expect(trainerNamed(lab.trainer), lab.slug).toBe(lab.trainer);
+      expect(chapters.has(lab.chapter), `${lab.slug}: chapter ${lab.chapter}`).toBe(true);
+    }
+    expect(new Set(labs.map((l) => l.slug)).size).toBe(labs.length);
+  });
+
+  it('finds every lab’s UI at labs/<slug>/Lab.tsx, and registers every lab folder that has one', () => {
+    const folders = fs.readdirSync('labs', { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join('labs', d.name, 'Lab.tsx')));
+    expect(folders.map((d) => d.name).sort()).toEqual(labs.map((l) => l.slug).sort());
+  });
+
+  it('serves every lab from the one dynamic route, with no per-lab route folders to keep in step', () => {
+    const routeDirs = fs.readdirSync('app/labs', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(routeDirs).toEqual(['[slug]']);
   });
 });

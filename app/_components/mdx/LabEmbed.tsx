@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { labs } from '@/content/labs';
+import { labNamed } from '@/content/labs';
 import { LabLoader } from '@/labs/LabLoader';
 
 /**
@@ -7,7 +7,7 @@ import { LabLoader } from '@/labs/LabLoader';
  * loads only when the reader opens it. Unknown labs fail the build.
  */
 export function LabEmbed({ lab }: { lab: string }) {
-  const entry = labs.find((l) => l.slug === lab);
+  const entry = labNamed(lab);
   if (!entry) throw new Error(`<LabEmbed lab="${lab}"> names no lab in content/labs.ts`);
   return (
     <section className="lab-embed" aria-label={`Lab: ${entry.title}`}>

@@ -18,7 +18,7 @@ describe('PPO trainer: mechanics', () => {
     const trainer = createPpoTrainer(small);
     const m = await trainer.trainStep();
     for (const key of ['loss/policy_avg', 'loss/value_avg', 'policy/entropy_avg', 'policy/approxkl_avg', 'policy/clipfrac_avg', 'val/clipfrac_avg',
-      'episode/return_mean', 'episode/length_mean', 'episode/success_rate', 'timing/rollout_ms', 'timing/update_ms']) {
+      'episode/return_mean', 'episode/length_mean', 'episode/success_rate', 'global_step', 'timing/rollout_ms', 'timing/forward_backward_ms', 'timing/optimizer_ms', 'timing/step_ms']) {
       expect(Number.isFinite(m[key]), key).toBe(true);
     }
     expect(m['policy/entropy_avg']).toBeGreaterThan(1.3); // near-uniform start: ln 4 ≈ 1.386

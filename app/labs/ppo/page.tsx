@@ -1,8 +1,0 @@
-import type { Metadata } from 'next';
-import { LabPage, labMetadata } from '@/app/_components/LabPage';
-
-export const metadata: Metadata = labMetadata('ppo');
-
-export default function Page() {
-  return <LabPage slug="ppo" />;
-}

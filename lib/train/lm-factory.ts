@@ -1,0 +1,36 @@
+/**
+ * The one way an LM trainer is built from a checkpoint file: load the model, create the trainer, and make the
+ * trainer own the model. If creating the trainer fails (a bad config, too few preference pairs…), the model is
+ * freed before the error propagates, so a retry starts from a clean slate.
+ */
+import { loadTinyLM, saveTinyLM } from '@/lib/models/checkpoint';
+import type { TinyLM } from '@/lib/models/tiny-lm';
+import type { Schema } from './config';
+import type { Trainer, TrainerFactory } from './trainer';
+
+/** An LM trainer as its create function returns it: it trains `model` (possibly an adapter copy of the base). */
+export type LmTrainer<S extends Schema, I> = Omit<Trainer<S, I>, 'save' | 'model'> & { readonly model: TinyLM };
+
+export function lmTrainerFactory<S extends Schema, I>(
+  create: (model: TinyLM, overrides: Record<string, unknown>) => LmTrainer<S, I> | Promise<LmTrainer<S, I>>,
+): TrainerFactory<S, I> {
+  return async (init, overrides) => {
+    if (init === null) throw new Error('this trainer fine-tunes a model: it needs a checkpoint to start from');
+    const base = loadTinyLM(init);
+    let trainer: LmTrainer<S, I>;
+    try {
+      trainer = await create(base, overrides);
+    } catch (error) {
+      base.dispose();
+      throw error;
+    }
+    const disposeTrainer = trainer.dispose;
+    return Object.assign(trainer, {
+      save: () => saveTinyLM(trainer.model),
+      dispose() {
+        disposeTrainer();
+        base.dispose();
+      },
+    });
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * What every trainer offers, whatever it trains: the step loop's contract (StepTrainer), its resolved config, its
+ * model, a typed view for its lab's inspector, and its weights as a checkpoint file. Types only: no tfjs here.
+ */
+import type { Checkpointable } from '@/lib/models/checkpoint';
+import type { ConfigOf, Schema } from './config';
+import type { StepTrainer } from './run';
+
+export interface Trainer<S extends Schema = Schema, I = unknown> extends StepTrainer {
+  readonly config: ConfigOf<S>;
+  readonly model: Checkpointable;
+  /** What the lab's inspector shows about the last step (a GRPO batch, DPO pairs, PPO's policy map); null before one. */
+  inspect(): Promise<I | null>;
+  /** The trained weights in the checkpoint format (lib/models/weights-file.ts). */
+  save(): Promise<Uint8Array>;
+}
+
+/**
+ * Builds a trainer from the bytes of the checkpoint it starts from (null for one that builds its own model) and
+ * config overrides. It owns everything it allocates: if it fails it frees all of it before throwing, and the
+ * trainer's dispose() frees the rest, the model included.
+ */
+export type TrainerFactory<S extends Schema = Schema, I = unknown> = (init: Uint8Array | null, overrides: Record<string, unknown>) => Promise<Trainer<S, I>>;

@@ -1,0 +1,155 @@
+/**
+ * Failures leave nothing behind: a training step that throws midway frees every tensor it made, and a trainer that
+ * cannot be started frees its model, so the reader can fix the cause and try again as often as they like.
+ */
+import fs from 'node:fs';
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { saveTinyLM } from '@/lib/models/checkpoint';
+import { configForTask } from '@/lib/models/presets';
+import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
+import { createArithmeticTask } from '@/lib/tasks/arithmetic';
+import { ConfigError } from '@/lib/train/config';
+import { createDpoTrainer } from '@/lib/train/dpo-trainer';
+import { createGrpoTrainer } from '@/lib/train/grpo-trainer';
+import { createPpoTrainer } from '@/lib/train/ppo-trainer';
+import type { StepTrainer } from '@/lib/train/run';
+import { createSftTrainer } from '@/lib/train/sft-trainer';
+import { startTrainer, StartError } from '@/lib/train/start';
+
+const task = createArithmeticTask({ digits: 1, scratchpad: true });
+const smallModel = (seed = 0) => createTinyLM(configForTask(task, { d_model: 16, n_layers: 1, n_heads: 2 }), seed);
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+/** Makes the model's forward pass throw on its `n`-th call from now (1-based), counting calls meanwhile. */
+function sabotage(model: { forward: (...args: never[]) => unknown }) {
+  const original = model.forward;
+  const state = { calls: 0, throwAt: Infinity };
+  model.forward = ((...args: never[]) => {
+    state.calls += 1;
+    if (state.calls === state.throwAt) throw new Error('forced failure inside the step');
+    return original(...args);
+  }) as typeof model.forward;
+  return state;
+}
+
+/**
+ * One burn-in step (Adam's slots), then a normal step to count forward calls; then steps that fail at the first,
+ * a middle and the last of those calls: each must leave the tensor count exactly as it was, and the trainer must
+ * still train afterwards.
+ */
+async function expectNoLeakOnThrow(trainer: StepTrainer, model: { forward: (...args: never[]) => unknown }) {
+  const calls = sabotage(model);
+  await trainer.trainStep();
+  calls.calls = 0;
+  await trainer.trainStep();
+  const perStep = calls.calls;
+  expect(perStep).toBeGreaterThan(0);
+  const before = tf.memory().numTensors;
+  for (const at of new Set([1, Math.ceil(perStep / 2), perStep])) {
+    calls.calls = 0;
+    calls.throwAt = at;
+    await expect(trainer.trainStep()).rejects.toThrow('forced failure');
+    expect(tf.memory().numTensors, `throw at forward call ${at} of ${perStep}`).toBe(before);
+  }
+  calls.throwAt = Infinity;
+  await trainer.trainStep();
+  expect(tf.memory().numTensors).toBe(before);
+}
+
+describe('a step that throws frees what it allocated', () => {
+  it('SFT (full fine-tuning and LoRA)', async () => {
+    for (const use_peft of [false, true]) {
+      const model = smallModel();
+      const trainer = createSftTrainer(model, task, { per_device_train_batch_size: 8, eval_samples: 10, use_peft });
+      await expectNoLeakOnThrow(trainer, trainer.model);
+      trainer.dispose();
+      model.dispose();
+    }
+  });
+
+  it('GRPO, with a KL term and two iterations per batch (reference and old log-probs in flight)', async () => {
+    const model = smallModel();
+    const trainer = createGrpoTrainer(model, task, { per_device_train_batch_size: 8, num_generations: 4, max_completion_length: task.maxCompletionLength, beta: 0.04, num_iterations: 2, eval_samples: 10 });
+    await expectNoLeakOnThrow(trainer, model);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('DPO', async () => {
+    const model = smallModel();
+    const sft = createSftTrainer(model, task, { per_device_train_batch_size: 16, learning_rate: 1e-2, eval_samples: 10 });
+    for (let i = 0; i < 30; i++) await sft.trainStep();
+    sft.dispose();
+    const trainer = await createDpoTrainer(model, task, { per_device_train_batch_size: 4, num_prompts: 32, samples_per_prompt: 4, eval_samples: 10 });
+    await expectNoLeakOnThrow(trainer, model);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('PPO (rollout and minibatch updates)', async () => {
+    const trainer = createPpoTrainer({ num_envs: 4, num_steps: 8, num_mini_batches: 2, num_ppo_epochs: 2 });
+    await expectNoLeakOnThrow(trainer, trainer.model);
+    trainer.dispose();
+  });
+
+  it('evaluation too', async () => {
+    const model = smallModel();
+    const trainer = createSftTrainer(model, task, { eval_samples: 10 });
+    await trainer.evaluate();
+    const before = tf.memory().numTensors;
+    const calls = sabotage(model);
+    calls.throwAt = 2;
+    await expect(trainer.evaluate()).rejects.toThrow('forced failure');
+    expect(tf.memory().numTensors).toBe(before);
+    trainer.dispose();
+    model.dispose();
+  });
+});
+
+describe('startTrainer frees everything when it cannot start', () => {
+  const sftBytes = () => new Uint8Array(fs.readFileSync('public/models/sft.arlw'));
+
+  it('refuses a bad config before building anything, and the model it loaded is freed', async () => {
+    const before = tf.memory().numTensors;
+    await expect(startTrainer('grpo', { init: sftBytes(), overrides: { beta: -1 } })).rejects.toBeInstanceOf(ConfigError);
+    await expect(startTrainer('grpo', { init: sftBytes(), overrides: { per_device_train_batch_size: 12 } })).rejects.toThrow(/multiple of num_generations/);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('frees the model when DPO draws too few preference pairs, on every retry', async () => {
+    const before = tf.memory().numTensors;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(startTrainer('dpo', { init: sftBytes(), overrides: { num_prompts: 8, samples_per_prompt: 2, per_device_train_batch_size: 512 } })).rejects.toThrow(/preference pairs/);
+      expect(tf.memory().numTensors).toBe(before);
+    }
+  });
+
+  it('says which part failed: a checkpoint that cannot be read, a backend that cannot start; a retry then works', async () => {
+    await expect(startTrainer('grpo', { readCheckpoint: async () => Promise.reject(new Error('HTTP 404')) })).rejects.toMatchObject({
+      stage: 'checkpoint',
+      message: expect.stringMatching(/models\/sft\.arlw: HTTP 404/),
+    });
+    const noBackend = startTrainer('ppo', { backend: { order: ['webgl'] } }); // Node has no canvas
+    await expect(noBackend).rejects.toBeInstanceOf(StartError);
+    await expect(noBackend).rejects.toMatchObject({ stage: 'backend' });
+    const started = await startTrainer('ppo', { backend: { requested: 'cpu', order: ['cpu'] }, overrides: { num_envs: 2, num_steps: 4, num_mini_batches: 1 } });
+    expect(started.backend?.backend).toBe('cpu');
+    await started.trainer.trainStep();
+    started.trainer.dispose();
+  });
+
+  it('a started trainer owns its model: dispose() frees all of it', async () => {
+    const model: TinyLM = smallModel();
+    const bytes = await saveTinyLM(model);
+    model.dispose();
+    const before = tf.memory().numTensors;
+    const { trainer } = await startTrainer('sft', { init: bytes, overrides: { use_peft: true, eval_samples: 10 } });
+    expect(tf.memory().numTensors).toBeGreaterThan(before);
+    trainer.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});

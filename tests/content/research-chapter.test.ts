@@ -64,6 +64,9 @@ describe('clip-higher numbers', () => {
     for (const g of [tiny.grad, gspo.grad]) {
       g.flat().forEach((v, k) => expect(v).toBeCloseTo(grpo.grad.flat()[k], 6));
     }
+    // The pitfall's wider claim: on-policy, the sequence level changes no gradient under the default 'dapo' loss either.
+    const dapo = rl.grpoLoss({ ...base, lossType: 'dapo' }).grad.flat();
+    rl.grpoLoss({ ...base, lossType: 'dapo', importanceSamplingLevel: 'sequence' }).grad.flat().forEach((v, k) => expect(v).toBeCloseTo(dapo[k], 6));
   });
 });
 

@@ -17,10 +17,11 @@ beforeAll(async () => {
 });
 
 describe('chapter 8 as written', () => {
-  it('keeps the frontmatter valid, embeds no lab and leaves one marker for the lab results', () => {
+  it('keeps the frontmatter valid, embeds no lab and has at most one marker for the lab results', () => {
     const { data } = parseFrontmatter(FILE, source);
     expect(data.labs).toEqual([]);
-    expect(source.match(/\{\/\* LAB-RESULTS: the lead fills measured numbers here \*\/\}/g)).toHaveLength(1);
+    // One marker at most: the lead may replace it with the measured numbers.
+    expect((source.match(/LAB-RESULTS/g) ?? []).length).toBeLessThanOrEqual(1);
     expect(source).not.toMatch(/<LabEmbed/);
   });
 

@@ -98,10 +98,11 @@ export function LoraCalculatorClient({ initialInputs }: Props) {
           <select id={`${id}-base`} data-field="base" className="lora-select" value={inputs.base} onChange={(e) => set('base', e.target.value as BasePrecision)}>
             {BASE_PRECISIONS.map((p) => (
               <option key={p} value={p}>
-                {BASE_LABELS[p]}
+                {BASE_LABELS[p].label}
               </option>
             ))}
           </select>
+          <p className="widget-hint lora-arch">{BASE_LABELS[inputs.base].note}</p>
         </div>
         <div>
           <label htmlFor={`${id}-r`}>

@@ -34,11 +34,11 @@ export const DEFAULT_LORA: LoraInputs = {
   base: 'bf16',
 };
 
-export const BASE_LABELS: Record<BasePrecision, string> = {
-  bf16: 'bf16 (2 bytes per weight)',
-  fp32: 'fp32 (4 bytes per weight)',
-  nf4: '4-bit NF4 (QLoRA, 4.5 bits per linear weight)',
-  'nf4-dq': '4-bit NF4 + double quantisation (≈ 4.127 bits)',
+export const BASE_LABELS: Record<BasePrecision, { label: string; note: string }> = {
+  bf16: { label: 'bf16', note: '2 bytes per weight' },
+  fp32: { label: 'fp32', note: '4 bytes per weight' },
+  nf4: { label: '4-bit NF4 (QLoRA)', note: 'block linears at 4.5 bits per weight; embeddings, lm_head, norms in bf16' },
+  'nf4-dq': { label: '4-bit NF4, double-quantised', note: 'block linears at ≈ 4.127 bits per weight; embeddings, lm_head, norms in bf16' },
 };
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));

@@ -86,3 +86,27 @@ test('changing rank, targets, model, precision and rsLoRA recomputes, without lo
   expect(seen.tfjs).toEqual([]);
   expect(seen.errors).toEqual([]);
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the chapter with its calculator has no serious axe violations (${theme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(URL);
+    await expect(page.locator('.lora-calculator')).toBeVisible();
+    await page.locator('details.deep-dive').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    // Code blocks are excluded: the shared highlight colours (.hljs-number/.hljs-literal in app/globals.css) miss
+    // 4.5:1 on the light code background on every chapter with numbers in code; reported to the lead, not fixed here.
+    const { violations } = await new AxeBuilder({ page }).exclude('pre').analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
+  });
+}
+
+test('on a phone the chapter and its calculator fit the screen', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(URL);
+  await page.locator('.lora-calculator').scrollIntoViewIfNeeded();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await context.close();
+});

@@ -273,7 +273,7 @@ describe('prototype-named keys are data, never tools or pollution', () => {
     const e = validateTrajectory(text).errors;
     expect(e).toEqual([{ path: 'messages[1].tool_calls[0].function.arguments.__proto__', code: 'bad_arguments', message: 'unexpected property "__proto__" (additionalProperties is false)' }]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    const t = clone(TWO_CALL_TRAJECTORY) as { tools: { function: { parameters: { required: string[] } } }[] };
+    const t = clone(TWO_CALL_TRAJECTORY) as unknown as { tools: { function: { parameters: { required: string[] } } }[] };
     t.tools[0].function.parameters.required = ['expression', 'constructor'];
     expect(validateTrajectory(t).errors.map((x) => x.message)).toEqual(['missing required property "constructor"', 'missing required property "constructor"']);
   });

@@ -17,6 +17,7 @@ export const CHAPTER_COMPONENTS = [
   'ClipVisualizer',
   'GaeCalculator',
   'DpoLossExplorer',
+  'TrajectoryValidator',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

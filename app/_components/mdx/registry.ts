@@ -3,6 +3,7 @@ import { AdvantageCalculator } from '../widgets/AdvantageCalculator';
 import { ClipVisualizer } from '../widgets/ClipVisualizer';
 import { DpoLossExplorer } from '../widgets/DpoLossExplorer';
 import { GaeCalculator } from '../widgets/GaeCalculator';
+import { TrajectoryValidator } from '../widgets/TrajectoryValidator';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -21,4 +22,5 @@ export const mdxComponents = {
   ClipVisualizer,
   GaeCalculator,
   DpoLossExplorer,
+  TrajectoryValidator,
 } satisfies Record<ChapterComponentName, unknown>;

@@ -10,3 +10,4 @@ export const AdvantageCalculatorLazy = dynamic(() => import('./AdvantageCalculat
 export const ClipVisualizerLazy = dynamic(() => import('./ClipVisualizerClient').then((m) => m.ClipVisualizerClient));
 export const GaeCalculatorLazy = dynamic(() => import('./GaeCalculatorClient').then((m) => m.GaeCalculatorClient));
 export const DpoLossExplorerLazy = dynamic(() => import('./DpoLossExplorerClient').then((m) => m.DpoLossExplorerClient));
+export const TrajectoryValidatorLazy = dynamic(() => import('./TrajectoryValidatorClient').then((m) => m.TrajectoryValidatorClient));

@@ -1,5 +1,7 @@
 import type { TokenRole } from '@/lib/agentdata';
-import { showToken } from './trajectory';
+
+/** A space made visible; every other token as is. */
+const showToken = (t: string) => (t === ' ' ? '␣' : t);
 
 interface Props {
   tokens: string[];

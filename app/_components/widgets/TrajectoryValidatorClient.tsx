@@ -1,15 +1,18 @@
 'use client';
 
-import { useId, useRef, useState } from 'react';
-import { MAX_TEXT_CHARS } from '@/lib/agentdata';
-import { BROKEN_EXAMPLES } from '@/lib/agentdata/examples';
+import { useEffect, useId, useRef, useState } from 'react';
+import { MAX_TEXT_CHARS } from '@/lib/agentdata/limits';
 import { LabTokens } from './LabTokens';
-import { runValidator, type ValidatorView } from './trajectory';
+import type { ExampleChoice, ValidatorView } from './trajectory';
 
 interface Props {
   initialText: string;
   initialView: ValidatorView;
+  examples: ExampleChoice[];
 }
+
+// The validator and the example texts: a chunk of their own, fetched on first use.
+const loadValidator = () => import('./trajectory');
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${n === 1 ? word : word.replace(/y$/, 'ie')}${n === 1 ? '' : 's'}`;
 
@@ -17,20 +20,37 @@ const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${n ==
  * The textarea is uncontrolled: a pasted megabyte is never re-rendered by React, and text typed before this
  * chunk arrived stays. Validation runs on the reader's action; everything shown is React text, never HTML.
  */
-export function TrajectoryValidatorClient({ initialText, initialView }: Props) {
+export function TrajectoryValidatorClient({ initialText, initialView, examples }: Props) {
   const id = useId();
   const area = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState(initialView);
   const [edited, setEdited] = useState(false);
+  const [ready, setReady] = useState(false);
+  // Text typed while this chunk was on its way: React resets a textarea to its default when it hydrates it,
+  // so the first render (which runs before that) reads the server-rendered element's value once.
+  const [typedEarly] = useState(() => (typeof document === 'undefined' ? null : (document.getElementById(`${id}-text`) as HTMLTextAreaElement | null)?.value ?? null));
 
-  const validate = () => {
-    setView(runValidator(area.current?.value ?? ''));
-    setEdited(false);
-  };
-  const load = (index: number) => {
-    if (!area.current) return;
-    area.current.value = index < 0 ? initialText : BROKEN_EXAMPLES[index].text;
-    validate();
+  useEffect(() => {
+    if (area.current && typedEarly !== null && typedEarly !== initialText) {
+      area.current.value = typedEarly;
+      setEdited(true);
+    }
+    setReady(true);
+  }, [initialText, typedEarly]);
+
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const validate = async (example?: number) => {
+    try {
+      const { runValidator, exampleText } = await loadValidator();
+      if (!area.current) return;
+      if (example !== undefined) area.current.value = exampleText(example);
+      setView(runValidator(area.current.value));
+      setEdited(false);
+      setLoadError(null);
+    } catch {
+      setLoadError('The validator could not be loaded; check the connection and try again.');
+    }
   };
 
   const total = view.errors.length + view.omitted;
@@ -39,7 +59,7 @@ export function TrajectoryValidatorClient({ initialText, initialView }: Props) {
     : `${plural(total, 'error')}${view.checked === 0 ? '; nothing was checked' : ` in ${plural(view.checked, 'trajectory')}`}.`;
 
   return (
-    <section className="widget trajectory-validator" aria-labelledby={`${id}-title`}>
+    <section className="widget trajectory-validator" aria-labelledby={`${id}-title`} data-ready={ready || undefined}>
       <h3 id={`${id}-title`} className="widget-title">
         <span className="widget-label">Try it</span> Validate a tool-call trajectory
       </h3>
@@ -48,14 +68,13 @@ export function TrajectoryValidatorClient({ initialText, initialView }: Props) {
       </p>
       <div className="tv-controls">
         <label htmlFor={`${id}-example`}>Load an example</label>
-        <select id={`${id}-example`} data-testid="tv-example" defaultValue="" onChange={(e) => e.target.value !== '' && load(Number(e.target.value))}>
+        <select id={`${id}-example`} defaultValue="" onChange={(e) => e.target.value !== '' && validate(Number(e.target.value))}>
           <option value="" disabled>
             Choose…
           </option>
-          <option value={-1}>Valid: two calculator calls</option>
-          {BROKEN_EXAMPLES.map((e, i) => (
-            <option key={e.code} value={i}>
-              {e.code}: {e.label}
+          {examples.map((e) => (
+            <option key={e.index} value={e.index}>
+              {e.label}
             </option>
           ))}
         </select>
@@ -73,12 +92,13 @@ export function TrajectoryValidatorClient({ initialText, initialView }: Props) {
         onChange={() => !edited && setEdited(true)}
       />
       <div className="tv-actions">
-        <button type="button" className="tv-validate" onClick={validate}>
+        <button type="button" className="tv-validate" onClick={() => validate()}>
           Validate
         </button>
         {edited ? <span className="tv-edited">edited since the last check</span> : null}
       </div>
       <div id={`${id}-status`} className="widget-messages" aria-live="polite">
+        {loadError ? <p className="widget-error">{loadError}</p> : null}
         <p className={view.ok ? 'tv-ok' : 'widget-error'} data-testid="tv-status">
           {status}
         </p>

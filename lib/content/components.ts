@@ -18,6 +18,7 @@ export const CHAPTER_COMPONENTS = [
   'GaeCalculator',
   'DpoLossExplorer',
   'LoraCalculator',
+  'TrajectoryValidator',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

@@ -4,6 +4,7 @@ import { ClipVisualizer } from '../widgets/ClipVisualizer';
 import { DpoLossExplorer } from '../widgets/DpoLossExplorer';
 import { GaeCalculator } from '../widgets/GaeCalculator';
 import { LoraCalculator } from '../widgets/LoraCalculator';
+import { TrajectoryValidator } from '../widgets/TrajectoryValidator';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -23,4 +24,5 @@ export const mdxComponents = {
   GaeCalculator,
   DpoLossExplorer,
   LoraCalculator,
+  TrajectoryValidator,
 } satisfies Record<ChapterComponentName, unknown>;

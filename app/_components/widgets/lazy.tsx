@@ -11,3 +11,4 @@ export const ClipVisualizerLazy = dynamic(() => import('./ClipVisualizerClient')
 export const GaeCalculatorLazy = dynamic(() => import('./GaeCalculatorClient').then((m) => m.GaeCalculatorClient));
 export const DpoLossExplorerLazy = dynamic(() => import('./DpoLossExplorerClient').then((m) => m.DpoLossExplorerClient));
 export const LoraCalculatorLazy = dynamic(() => import('./LoraCalculatorClient').then((m) => m.LoraCalculatorClient));
+export const TrajectoryValidatorLazy = dynamic(() => import('./TrajectoryValidatorClient').then((m) => m.TrajectoryValidatorClient));

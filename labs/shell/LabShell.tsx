@@ -5,7 +5,7 @@ import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
 import { defaults, ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
 import { MetricChart, type ChartSpec } from './MetricChart';
-import { exportRun, importRun, MAX_RUNS, type SavedRun } from './runs';
+import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
 import { SettingsForm } from './SettingsForm';
 import { useLabWorker, type StepSample } from './useLabWorker';
@@ -40,13 +40,11 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   // Settings come from the URL once, then go back into it on every change: a link reproduces the run.
   useEffect(() => {
-    const { settings: fromUrl, preset: p, problems } = decodeSettings(schema, presets, window.location.search);
-    const backend = new URLSearchParams(window.location.search).get('backend');
+    const { settings: fromUrl, preset: p, backend, problems } = decodeSettings(schema, presets, window.location.search);
     setSettings(fromUrl);
     setPreset(p);
-    if (backend && (BACKEND_ORDER as readonly string[]).includes(backend)) setBackendChoice(backend as BackendName);
-    else if (backend && backend !== 'auto') problems.push(`ignored backend=${backend}: expected auto, ${BACKEND_ORDER.join(', ')}`);
-    setNotices(problems.map((p) => `Link settings: ${p}.`));
+    setBackendChoice(backend);
+    setNotices(problems.map((problem) => `Link settings: ${problem}.`));
     loaded.current = true;
   }, [schema, presets]);
   useEffect(() => {
@@ -104,6 +102,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      setNotices([`Could not import ${file.name}: it is ${(file.size / 1e6).toFixed(1)} MB, and a run export is at most ${MAX_FILE_BYTES / 1e6} MB. Nothing was changed.`]);
+      return;
+    }
     try {
       const run = importRun(await file.text(), trainer, schema);
       setSaved((runs) => [...runs, run].slice(-(MAX_RUNS - 1)));

@@ -3,13 +3,14 @@
  * imported back. An imported file is untrusted: it is validated in full before anything changes.
  */
 import { z } from 'zod';
-import { resolve, type Schema } from '@/lib/train/config';
+import { quoteInput, resolve, type Schema } from '@/lib/train/config';
 import type { LogLine } from '@/lib/train/run';
 import type { Settings } from './settings';
 
 export const MAX_RUNS = 4;
 const FORMAT = 'agentic-rl-lab/run';
-const MAX_FILE_BYTES = 5_000_000;
+/** A run export is at most this big (40,000 steps of the GRPO lab is ~5 MB); checked before the file is read. */
+export const MAX_FILE_BYTES = 5_000_000;
 
 export interface SavedRun {
   id: string;
@@ -48,12 +49,18 @@ export function importRun(text: string, trainer: string, schema: Schema): SavedR
   } catch {
     throw new Error('the file is not valid JSON');
   }
+  // Own keys as written in the file: a "__proto__" or "toString" setting is refused by name, not dropped on the way.
+  const rawSettings = (json as { settings?: unknown } | null)?.settings;
+  if (rawSettings && typeof rawSettings === 'object') {
+    const unknown = Object.keys(rawSettings).find((key) => !Object.hasOwn(schema, key));
+    if (unknown !== undefined) throw new Error(`its settings name an unknown field ${quoteInput(unknown)}`);
+  }
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
   }
-  if (parsed.data.trainer !== trainer) throw new Error(`this is a ${parsed.data.trainer} run; this lab trains ${trainer}`);
+  if (parsed.data.trainer !== trainer) throw new Error(`this is a ${quoteInput(parsed.data.trainer)} run; this lab trains ${trainer}`);
   try {
     resolve(schema, parsed.data.settings);
   } catch (error) {

@@ -70,7 +70,7 @@ export function defaults<S extends Schema>(schema: S): ConfigOf<S> {
 
 function checkField(key: string, field: Field, value: unknown): string | null {
   if (field.kind === 'number') {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return `${key} must be a finite number, got ${JSON.stringify(value)}`;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `${key} must be a finite number, got ${quoteInput(String(value))}`;
     if (field.integer && !Number.isInteger(value)) return `${key} must be an integer, got ${value}`;
     const belowMin = field.exclusiveMin ? value <= field.min : value < field.min;
     if (belowMin || value > field.max) {
@@ -79,15 +79,15 @@ function checkField(key: string, field: Field, value: unknown): string | null {
     return null;
   }
   if (field.kind === 'choice') {
-    return field.choices.includes(value as string) ? null : `${key} must be one of ${field.choices.join(' | ')}, got ${JSON.stringify(value)}`;
+    return field.choices.includes(value as string) ? null : `${key} must be one of ${field.choices.join(' | ')}, got ${quoteInput(String(value))}`;
   }
-  return typeof value === 'boolean' ? null : `${key} must be true or false, got ${JSON.stringify(value)}`;
+  return typeof value === 'boolean' ? null : `${key} must be true or false, got ${quoteInput(String(value))}`;
 }
 
 /** Defaults overlaid with `overrides`; unknown keys and out-of-range values are all reported at once. */
 export function resolve<S extends Schema>(schema: S, overrides: Record<string, unknown> = {}): ConfigOf<S> {
   const problems: string[] = [];
-  for (const key of Object.keys(overrides)) if (!Object.hasOwn(schema, key)) problems.push(`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`);
+  for (const key of Object.keys(overrides)) if (!Object.hasOwn(schema, key)) problems.push(`unknown field ${quoteInput(key)} (known: ${Object.keys(schema).join(', ')})`);
   const config = { ...defaults(schema), ...Object.fromEntries(Object.entries(overrides).filter(([k]) => Object.hasOwn(schema, k))) };
   for (const [key, field] of Object.entries(schema)) {
     const problem = checkField(key, field, (config as Record<string, unknown>)[key]);
@@ -97,21 +97,33 @@ export function resolve<S extends Schema>(schema: S, overrides: Record<string, u
   return config as ConfigOf<S>;
 }
 
-/** Parse `key=value` text (CLI flags, URL parameters) into the field's type; throws with the field's rule. */
+/** A number as written by String(n): no hex or binary, no '+', no leading zeros or spaces ("0.001", "3e-4", "-1"). */
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+
+/** Shows a value from outside in a message: quoted, and cut short if long (a link can carry 100 KB). */
+export function quoteInput(text: string, max = 40): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+/**
+ * Parse `key=value` text (CLI flags, URL parameters) into the field's type; throws with the field's rule. The text is
+ * taken exactly as written: a value must look the way the site writes it, so a link cannot mean two things.
+ */
 export function parseAssignment(schema: Schema, assignment: string): [string, FieldValue] {
   const eq = assignment.indexOf('=');
-  if (eq < 1) throw new ConfigError([`expected key=value, got "${assignment}"`]);
-  const key = assignment.slice(0, eq).trim();
-  const text = assignment.slice(eq + 1).trim();
+  if (eq < 1) throw new ConfigError([`expected key=value, got ${quoteInput(assignment)}`]);
+  const key = assignment.slice(0, eq);
+  const text = assignment.slice(eq + 1);
   const field = ownEntry(schema, key);
-  if (!field) throw new ConfigError([`unknown field "${key}" (known: ${Object.keys(schema).join(', ')})`]);
+  if (!field) throw new ConfigError([`unknown field ${quoteInput(key)} (known: ${Object.keys(schema).join(', ')})`]);
   if (field.kind === 'number') {
-    const value = text === '' ? NaN : Number(text);
-    if (!Number.isFinite(value)) throw new ConfigError([`${key} must be a number, got "${text}"`]);
+    if (!DECIMAL.test(text)) throw new ConfigError([`${key} must be a decimal number such as 0.001 or 3e-4, got ${quoteInput(text)}`]);
+    const value = Number(text);
+    if (!Number.isFinite(value)) throw new ConfigError([`${key} must be a finite number, got ${quoteInput(text)}`]);
     return [key, value];
   }
   if (field.kind === 'boolean') {
-    if (text !== 'true' && text !== 'false') throw new ConfigError([`${key} must be true or false, got "${text}"`]);
+    if (text !== 'true' && text !== 'false') throw new ConfigError([`${key} must be true or false, got ${quoteInput(text)}`]);
     return [key, text === 'true'];
   }
   return [key, text];

@@ -39,9 +39,34 @@ describe('trainer config', () => {
     expect(parseAssignment(schema, 'learning_rate=5e-4')).toEqual(['learning_rate', 5e-4]);
     expect(parseAssignment(schema, 'use_rslora=true')).toEqual(['use_rslora', true]);
     expect(parseAssignment(schema, 'loss_type=bnpo')).toEqual(['loss_type', 'bnpo']);
-    expect(() => parseAssignment(schema, 'learning_rate=fast')).toThrow(/must be a number/);
-    expect(() => parseAssignment(schema, 'learning_rate=')).toThrow(/must be a number/);
+    expect(() => parseAssignment(schema, 'learning_rate=fast')).toThrow(/must be a decimal number/);
+    expect(() => parseAssignment(schema, 'learning_rate=')).toThrow(/must be a decimal number/);
     expect(() => parseAssignment(schema, 'nope=1')).toThrow(/unknown field "nope"/);
     expect(() => parseAssignment(schema, 'novalue')).toThrow(/key=value/);
+  });
+
+  it('takes numbers only as the site writes them: no hex, binary, plus sign, leading zeros or spaces', () => {
+    for (const text of ['0x10', '0b11', '0o7', '+5', '05', '007', ' 5', '5 ', '.5', '5.', '1_000', 'Infinity', '1e400', '--1']) {
+      expect(() => parseAssignment(schema, `num_generations=${text}`), text).toThrow(ConfigError);
+    }
+    for (const [text, value] of [['0', 0], ['16', 16], ['-1', -1], ['0.001', 0.001], ['3e-4', 3e-4], ['1E-7', 1e-7], ['1e+21', 1e21]] as const) {
+      expect(parseAssignment(schema, `learning_rate=${text}`)).toEqual(['learning_rate', value]);
+      expect(String(value)).toMatch(/^-?(0|[1-9]\d*)(\.\d+)?(e[+-]?\d+)?$/i); // what String(n) writes parses back
+    }
+  });
+
+  it('never matches inherited names, and quotes long input short', () => {
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(() => parseAssignment(schema, `${key}=1`), key).toThrow(/unknown field/);
+      expect(() => resolve(schema, JSON.parse(`{"${key}": 1}`)), key).toThrow(/unknown field/);
+    }
+    const message = (() => {
+      try {
+        parseAssignment(schema, `learning_rate=${'9'.repeat(100_000)}x`);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message!.length).toBeLessThan(200);
   });
 });

@@ -17,6 +17,10 @@ export const CHAPTER_COMPONENTS = [
   'ClipVisualizer',
   'GaeCalculator',
   'DpoLossExplorer',
+  'MemoryCalculator',
+  'PipelineTimeline',
+  'RingAllReduce',
+  'DistDemo',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

@@ -3,6 +3,10 @@ import { AdvantageCalculator } from '../widgets/AdvantageCalculator';
 import { ClipVisualizer } from '../widgets/ClipVisualizer';
 import { DpoLossExplorer } from '../widgets/DpoLossExplorer';
 import { GaeCalculator } from '../widgets/GaeCalculator';
+import { DistDemo } from '../widgets/DistDemo';
+import { MemoryCalculator } from '../widgets/MemoryCalculator';
+import { PipelineTimeline } from '../widgets/PipelineTimeline';
+import { RingAllReduce } from '../widgets/RingAllReduce';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -21,4 +25,8 @@ export const mdxComponents = {
   ClipVisualizer,
   GaeCalculator,
   DpoLossExplorer,
+  MemoryCalculator,
+  PipelineTimeline,
+  RingAllReduce,
+  DistDemo,
 } satisfies Record<ChapterComponentName, unknown>;

@@ -10,3 +10,7 @@ export const AdvantageCalculatorLazy = dynamic(() => import('./AdvantageCalculat
 export const ClipVisualizerLazy = dynamic(() => import('./ClipVisualizerClient').then((m) => m.ClipVisualizerClient));
 export const GaeCalculatorLazy = dynamic(() => import('./GaeCalculatorClient').then((m) => m.GaeCalculatorClient));
 export const DpoLossExplorerLazy = dynamic(() => import('./DpoLossExplorerClient').then((m) => m.DpoLossExplorerClient));
+export const MemoryCalculatorLazy = dynamic(() => import('./MemoryCalculatorClient').then((m) => m.MemoryCalculatorClient));
+export const PipelineTimelineLazy = dynamic(() => import('./PipelineTimelineClient').then((m) => m.PipelineTimelineClient));
+export const RingAllReduceLazy = dynamic(() => import('./RingAllReduceClient').then((m) => m.RingAllReduceClient));
+export const DistDemoLazy = dynamic(() => import('./DistDemoClient').then((m) => m.DistDemoClient));

@@ -182,3 +182,35 @@ for (const theme of ['light', 'dark'] as const) {
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
   });
 }
+
+test('the memory calculator keeps a choice made before its own chunk arrived', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('memory-calculator')) await held;
+    await route.fulfill({ response, body });
+  });
+  await page.goto(PAGE);
+  const calc = page.locator('.memory-calculator');
+  await calc.locator('select[data-field="model"]').selectOption('qwen3-0.6b');
+  await calc.locator('input[data-field="zero"][value="0"]').check();
+  release();
+  // Qwen3-0.6B, plain DP: 16Ψ = 9.54 GB of model states plus 4.0 GB of activations.
+  await expect(calc.getByTestId('memory-verdict')).toContainText('Fits: 13.5 of 80 GB', { timeout: 30_000 });
+  await expect(calc.locator('select[data-field="model"]')).toHaveValue('qwen3-0.6b');
+});
+
+test('chapter 3 fits a phone screen and has no serious accessibility violations', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(PAGE);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes[0]?.target})`)).toEqual([]);
+  await context.close();
+});

@@ -54,27 +54,29 @@ export function MemoryBar({ r }: { r: MemoryReport }) {
           </li>
         ))}
       </ul>
-      <table className="mem-table" data-testid="memory-table">
-        <caption>Per GPU (GB = 10⁹ bytes)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Part</th>
-            <th scope="col">GB</th>
-          </tr>
-        </thead>
-        <tbody>
-          {PARTS.map((p) => (
-            <tr key={p.key} data-part={p.key}>
-              <th scope="row">{p.label}</th>
-              <td>{gb(r[p.key])}</td>
+      <div className="dist-table-wrap" tabIndex={0} role="region" aria-label="Memory per GPU by part">
+        <table className="mem-table" data-testid="memory-table">
+          <caption>Per GPU (GB = 10⁹ bytes)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Part</th>
+              <th scope="col">GB</th>
             </tr>
-          ))}
-          <tr data-part="total">
-            <th scope="row">Total</th>
-            <td>{gb(r.total)}</td>
-          </tr>
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {PARTS.map((p) => (
+              <tr key={p.key} data-part={p.key}>
+                <th scope="row">{p.label}</th>
+                <td>{gb(r[p.key])}</td>
+              </tr>
+            ))}
+            <tr data-part="total">
+              <th scope="row">Total</th>
+              <td>{gb(r.total)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

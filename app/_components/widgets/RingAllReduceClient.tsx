@@ -88,37 +88,39 @@ export function RingAllReduceClient({ initialWorkers }: { initialWorkers: number
         {phaseText}
       </p>
       <RingDiagram step={step} n={n} />
-      <table className="ring-table" data-testid="ring-table">
-        <caption>
-          Chunk values held by each worker after step {step.step} of {last}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Worker</th>
-            {Array.from({ length: n }, (_, c) => (
-              <th key={c} scope="col">
-                chunk {c + 1}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {step.values.map((row, w) => (
-            <tr key={w}>
-              <th scope="row">{w + 1}</th>
-              {row.map((value, c) => {
-                const got = step.transfers.some((t) => t.to === w && t.chunk === c);
-                return (
-                  <td key={c} className={got ? 'ring-got' : undefined}>
-                    {value}
-                    {got ? <span className="sr-only"> (just received)</span> : null}
-                  </td>
-                );
-              })}
+      <div className="dist-table-wrap" tabIndex={0} role="region" aria-label="Chunk values per worker">
+        <table className="ring-table" data-testid="ring-table">
+          <caption>
+            Chunk values held by each worker after step {step.step} of {last}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Worker</th>
+              {Array.from({ length: n }, (_, c) => (
+                <th key={c} scope="col">
+                  chunk {c + 1}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {step.values.map((row, w) => (
+              <tr key={w}>
+                <th scope="row">{w + 1}</th>
+                {row.map((value, c) => {
+                  const got = step.transfers.some((t) => t.to === w && t.chunk === c);
+                  return (
+                    <td key={c} className={got ? 'ring-got' : undefined}>
+                      {value}
+                      {got ? <span className="sr-only"> (just received)</span> : null}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ul className="widget-stats" data-testid="ring-bytes">
         <li>
           Each step every link carries one chunk: {bytesText(chunk)} ({bytesText(buffer)} ÷ {n}).

@@ -44,4 +44,7 @@ export const notation: readonly NotationEntry[] = [
   { symbol: 'r,\\ \\alpha', meaning: 'LoRA rank and scale: ΔW = (α/r)·BA (α/√r with rsLoRA)', trl: 'r, lora_alpha, use_rslora', chapter: 'sft-lora' },
   { symbol: '\\Psi', meaning: 'number of model parameters (ZeRO’s memory accounting)', chapter: 'distributed-training' },
   { symbol: 'N_d,\\ N_t,\\ N_p', meaning: 'data-, tensor- and pipeline-parallel sizes', chapter: 'distributed-training' },
+  { symbol: 'K', meaning: 'bytes of optimiser state per parameter (12 for mixed-precision Adam)', chapter: 'distributed-training' },
+  { symbol: 'p,\\ m,\\ v', meaning: 'pipeline stages, micro-batches per step, model chunks per stage (interleaved schedule)', chapter: 'distributed-training' },
+  { symbol: 's,\\ b,\\ h,\\ a', meaning: 'chapter 3 only, after Korthikanti et al.: sequence length, micro-batch size, hidden size, attention heads', chapter: 'distributed-training' },
 ];

@@ -19,6 +19,10 @@ export const CHAPTER_COMPONENTS = [
   'DpoLossExplorer',
   'LoraCalculator',
   'TrajectoryValidator',
+  'MemoryCalculator',
+  'PipelineTimeline',
+  'RingAllReduce',
+  'DistDemo',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

@@ -5,6 +5,10 @@ import { DpoLossExplorer } from '../widgets/DpoLossExplorer';
 import { GaeCalculator } from '../widgets/GaeCalculator';
 import { LoraCalculator } from '../widgets/LoraCalculator';
 import { TrajectoryValidator } from '../widgets/TrajectoryValidator';
+import { DistDemo } from '../widgets/DistDemo';
+import { MemoryCalculator } from '../widgets/MemoryCalculator';
+import { PipelineTimeline } from '../widgets/PipelineTimeline';
+import { RingAllReduce } from '../widgets/RingAllReduce';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -25,4 +29,8 @@ export const mdxComponents = {
   DpoLossExplorer,
   LoraCalculator,
   TrajectoryValidator,
+  MemoryCalculator,
+  PipelineTimeline,
+  RingAllReduce,
+  DistDemo,
 } satisfies Record<ChapterComponentName, unknown>;

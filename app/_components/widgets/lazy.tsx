@@ -12,3 +12,7 @@ export const GaeCalculatorLazy = dynamic(() => import('./GaeCalculatorClient').t
 export const DpoLossExplorerLazy = dynamic(() => import('./DpoLossExplorerClient').then((m) => m.DpoLossExplorerClient));
 export const LoraCalculatorLazy = dynamic(() => import('./LoraCalculatorClient').then((m) => m.LoraCalculatorClient));
 export const TrajectoryValidatorLazy = dynamic(() => import('./TrajectoryValidatorClient').then((m) => m.TrajectoryValidatorClient));
+export const MemoryCalculatorLazy = dynamic(() => import('./MemoryCalculatorClient').then((m) => m.MemoryCalculatorClient));
+export const PipelineTimelineLazy = dynamic(() => import('./PipelineTimelineClient').then((m) => m.PipelineTimelineClient));
+export const RingAllReduceLazy = dynamic(() => import('./RingAllReduceClient').then((m) => m.RingAllReduceClient));
+export const DistDemoLazy = dynamic(() => import('./DistDemoClient').then((m) => m.DistDemoClient));

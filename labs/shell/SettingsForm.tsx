@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import type { Field, FieldValue, Schema } from '@/lib/train/config';
+import { fieldProblem, parseAssignment, type FieldValue, type Schema } from '@/lib/train/config';
 import type { Settings } from './settings';
 
 interface Props {
@@ -13,33 +13,26 @@ interface Props {
   disabled?: boolean;
 }
 
-function rangeText(field: Field): string {
-  if (field.kind !== 'number') return '';
-  return `${field.exclusiveMin ? '>' : '≥'} ${field.min}, ≤ ${field.max}${field.integer ? ', integer' : ''}`;
-}
-
 /** Controls named exactly as TRL's config fields, each with the reason for its default as help. */
 export function SettingsForm({ schema, fields, settings, onChange, disabled }: Props) {
   const id = useId();
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  const commitNumber = (key: string, field: Field, text: string) => {
-    if (field.kind !== 'number') return;
-    const value = Number(text);
-    const low = field.exclusiveMin ? value <= field.min : value < field.min;
-    const problem =
-      text.trim() === '' || !Number.isFinite(value)
-        ? 'enter a number'
-        : field.integer && !Number.isInteger(value)
-          ? 'must be an integer'
-          : low || value > field.max
-            ? `must be ${rangeText(field)}`
-            : null;
+  /** Typed numbers follow the same rules as links and the CLI (lib/train/config.ts), so all three agree. */
+  const commitNumber = (key: string, text: string) => {
+    let value: FieldValue | undefined;
+    let problem: string | null;
+    try {
+      [, value] = parseAssignment(schema, `${key}=${text}`);
+      problem = fieldProblem(schema, key, value);
+    } catch (error) {
+      problem = (error as Error).message.replace(/^Invalid config: /, '');
+    }
     setErrors((e) => ({ ...e, [key]: problem ?? '' }));
     if (problem) return;
     setDrafts(({ [key]: _, ...rest }) => rest);
-    if (value !== settings[key]) onChange(key, value);
+    if (value !== undefined && value !== settings[key]) onChange(key, value);
   };
 
   return (
@@ -74,14 +67,14 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled }: P
                 aria-invalid={error ? true : undefined}
                 aria-describedby={helpId}
                 onChange={(e) => setDrafts((d) => ({ ...d, [key]: e.target.value }))}
-                onBlur={(e) => commitNumber(key, field, e.target.value)}
+                onBlur={(e) => commitNumber(key, e.target.value)}
                 onKeyDown={(e) => {
-                  if (e.key === 'Enter') commitNumber(key, field, (e.target as HTMLInputElement).value);
+                  if (e.key === 'Enter') commitNumber(key, (e.target as HTMLInputElement).value);
                 }}
               />
             )}
             <p id={helpId} className={error ? 'setting-help setting-error' : 'setting-help'}>
-              {error ? `${key} ${error}` : field.reason}
+              {error || field.reason}
             </p>
           </div>
         );

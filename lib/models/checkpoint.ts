@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { createActorCritic, type ActorCritic, type ActorCriticConfig } from './actor-critic';
+import { createActorCritic, type ActorCritic } from './actor-critic';
 import { ARCH_FIELDS, resolveConfig, sameLora, type TinyLMConfig } from './config';
+import { checkActorCriticHeader, checkTinyLMHeader } from './shapes';
 import { createTinyLM, type TinyLM } from './tiny-lm';
 import { decodeWeightsFile, encodeWeightsFile, WeightsFileError, type WeightsFile } from './weights-file';
 
@@ -51,7 +52,7 @@ export function loadTinyLM(bytes: Uint8Array, opts: { frozen?: boolean } = {}): 
   if (file.kind !== 'tiny-lm') throw new WeightsFileError(`the file holds a '${file.kind}' model, not a 'tiny-lm'`);
   let config: Required<TinyLMConfig>;
   try {
-    config = resolveConfig(file.config as unknown as TinyLMConfig);
+    config = resolveConfig(checkTinyLMHeader(file.config, file.tensors)); // bounds and shapes, before allocating
   } catch (e) {
     throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
   }
@@ -88,7 +89,7 @@ export function loadActorCritic(bytes: Uint8Array, opts: { frozen?: boolean } = 
   if (file.kind !== 'actor-critic') throw new WeightsFileError(`the file holds a '${file.kind}' model, not an 'actor-critic'`);
   let model: ActorCritic;
   try {
-    model = createActorCritic(file.config as unknown as ActorCriticConfig, 1, opts);
+    model = createActorCritic(checkActorCriticHeader(file.config, file.tensors), 1, opts);
   } catch (e) {
     throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
   }

@@ -3,15 +3,13 @@
  * chapters' symbols and the code read the same: d_model, n_heads, r, lora_alpha…
  */
 
-/** Names of the linear layers LoRA can adapt (per transformer block, except 'head'). */
-export type LoraTarget =
-  | 'qkv' // fused query/key/value projection, d_model → 3·d_model
-  | 'out' // attention output projection, d_model → d_model
-  | 'fc1' // MLP up-projection, d_model → d_ff
-  | 'fc2' // MLP down-projection, d_ff → d_model
-  | 'head'; // LM head, d_model → vocab_size (once, not per block)
-
-export const LORA_TARGETS: readonly LoraTarget[] = ['qkv', 'out', 'fc1', 'fc2', 'head'];
+/**
+ * Names of the linear layers LoRA can adapt (per transformer block, except 'head'): qkv, the fused query/key/value
+ * projection d_model → 3·d_model; out, attention output d_model → d_model; fc1, MLP up d_model → d_ff; fc2, MLP down
+ * d_ff → d_model; head, the LM head d_model → vocab_size (once, not per block).
+ */
+export const LORA_TARGETS = ['qkv', 'out', 'fc1', 'fc2', 'head'] as const;
+export type LoraTarget = (typeof LORA_TARGETS)[number];
 
 export interface LoraConfig {
   /** Rank of the update ΔW = B·A (here stored as A [in, r] · B [r, out]). */

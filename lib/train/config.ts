@@ -84,6 +84,12 @@ function checkField(key: string, field: Field, value: unknown): string | null {
   return typeof value === 'boolean' ? null : `${key} must be true or false, got ${quoteInput(String(value))}`;
 }
 
+/** Why `value` is not allowed for field `key` of `schema`, or null when it is (the message names the field). */
+export function fieldProblem(schema: Schema, key: string, value: unknown): string | null {
+  const field = ownEntry(schema, key);
+  return field ? checkField(key, field, value) : `unknown field ${quoteInput(key)}`;
+}
+
 /** Defaults overlaid with `overrides`; unknown keys and out-of-range values are all reported at once. */
 export function resolve<S extends Schema>(schema: S, overrides: Record<string, unknown> = {}): ConfigOf<S> {
   const problems: string[] = [];

@@ -38,7 +38,7 @@ test.describe('GRPO lab', () => {
     await expect(page.getByLabel('seed')).toHaveValue('7');
     await expect(page.getByRole('textbox', { name: 'beta' })).toHaveValue('0.04'); // from the preset
     await expect(page.getByLabel('Preset')).toHaveValue('kl');
-    await expect(page.getByText(/ignored epsilon=-1/)).toBeVisible();
+    await expect(page.getByText(/ignored epsilon="-1"/)).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'epsilon', exact: true })).toHaveValue('0.2');
     // A change goes back into the URL.
     await page.getByLabel('num_generations').fill('4');

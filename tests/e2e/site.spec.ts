@@ -90,6 +90,35 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   expect(errors).toEqual([]);
 });
 
+test('a stored quiz answer marked "correct" by hand is still judged against the chapter’s answer', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/chapters/ppo/');
+  const quiz = page.locator('form.quiz').first();
+  const id = (await quiz.getAttribute('data-quiz-id'))!;
+  // Find the right answer by answering, then store a wrong choice flagged as correct.
+  const choices = quiz.locator('.quiz-choice');
+  let wrong = -1;
+  for (let i = 0; i < (await choices.count()) && wrong < 0; i++) {
+    await choices.nth(i).click();
+    await quiz.getByRole('button', { name: 'Check answer' }).click();
+    if (await quiz.locator('.quiz-feedback.wrong').isVisible()) wrong = i;
+  }
+  expect(wrong).toBeGreaterThanOrEqual(0);
+  await page.evaluate(
+    ({ key, id, wrong }) => {
+      const stored = JSON.parse(localStorage.getItem(key)!);
+      stored.state.quizzes[id] = { choice: wrong, correct: true, at: Date.now() };
+      localStorage.setItem(key, JSON.stringify(stored));
+    },
+    { key: PROGRESS_KEY, id, wrong },
+  );
+  await page.reload();
+  const again = page.locator(`form.quiz[data-quiz-id="${id}"]`);
+  await expect(again.locator('input[type=radio]').nth(wrong)).toBeChecked();
+  await expect(again.locator('.quiz-feedback')).toContainText('Not quite');
+  expect(errors).toEqual([]);
+});
+
 test('a corrupt stored progress value is discarded and the page still works', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto('/');
@@ -146,6 +175,13 @@ test('unknown addresses get the 404 page with a 404 status', async ({ page }) =>
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Go to the course map' }).click();
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('the server answers /404 with a 404, and an over-long address with a clear 431', async ({ request }) => {
+  for (const path of ['/404', '/404/', '/404.html']) expect((await request.get(path)).status(), path).toBe(404);
+  const long = await request.get(`/labs/grpo/?beta=${'9'.repeat(20_000)}`);
+  expect(long.status()).toBe(431);
+  expect(await long.text()).toMatch(/too long/);
 });
 
 test('the sitemap lists every chapter and lab page, and each of them serves', async ({ page, request }) => {

@@ -18,6 +18,8 @@ export function QuizClient({ id, questionHtml, choicesHtml, answer, explanationH
   const name = useId();
   const selected = picked ?? saved?.choice ?? null;
   const checked = saved !== undefined && saved.choice === selected;
+  // Correctness comes from the chapter's answer, never from the stored flag: a hand-edited store gains nothing.
+  const correct = checked && selected === answer;
 
   const check = () => {
     if (selected === null) return;
@@ -54,9 +56,9 @@ export function QuizClient({ id, questionHtml, choicesHtml, answer, explanationH
       </button>
       <div aria-live="polite">
         {checked ? (
-          <div className={`quiz-feedback ${saved.correct ? 'right' : 'wrong'}`}>
-            <strong>{saved.correct ? 'Correct.' : 'Not quite.'}</strong>{' '}
-            {saved.correct ? <span dangerouslySetInnerHTML={{ __html: explanationHtml }} /> : 'Think again and pick another answer.'}
+          <div className={`quiz-feedback ${correct ? 'right' : 'wrong'}`}>
+            <strong>{correct ? 'Correct.' : 'Not quite.'}</strong>{' '}
+            {correct ? <span dangerouslySetInnerHTML={{ __html: explanationHtml }} /> : 'Think again and pick another answer.'}
           </div>
         ) : null}
       </div>

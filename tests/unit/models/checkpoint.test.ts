@@ -117,15 +117,15 @@ describe('corrupt or wrong files are refused with a clear message', () => {
   it('a tensor shape that does not match', async () => {
     const { file } = await saved();
     const tensors = file.tensors.map((t) => (t.name === 'head.b' ? { ...t, shape: [3, 3] } : t));
-    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors }))).toThrow(/tensor 'head.b' has shape \[3,3\] in the file but \[9\] in the model/);
+    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors }))).toThrow(/tensor 'head.b' has shape \[3,3\] in the file but the config implies \[9\]/);
   });
 
   it('a missing or an extra tensor', async () => {
     const { file } = await saved();
     const missing = file.tensors.filter((t) => t.name !== 'pos_emb');
-    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors: missing }))).toThrow(/tensor 'pos_emb' is missing/);
+    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors: missing }))).toThrow(/tensor 'pos_emb' that the config implies is missing/);
     const extra = [...file.tensors, { name: 'bonus', shape: [1], values: new Float32Array([1]) }];
-    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors: extra }))).toThrow(/tensor 'bonus' that the model does not/);
+    expect(() => loadTinyLM(encodeWeightsFile({ ...file, tensors: extra }))).toThrow(/tensor 'bonus' that the config does not imply/);
   });
 
   it('NaN or infinite weights', async () => {

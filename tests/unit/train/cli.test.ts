@@ -1,5 +1,5 @@
 /** The `npm run train` command line, run as a user would: JSON lines out, clear errors for bad input. */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,15 @@ import { describe, expect, it } from 'vitest';
 function train(...args: string[]) {
   const result = spawnSync('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same, without blocking: many refusals run side by side. */
+function trainAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 describe('train CLI', () => {
@@ -38,17 +47,56 @@ describe('train CLI', () => {
     expect(lines[1]).toHaveProperty('loss/policy_avg');
   }, 120_000);
 
-  it.each([
-    [['ppo2'], /name a trainer/],
-    [['grpo', '--preset', 'fast'], /unknown preset "fast" for grpo/],
-    [['grpo', '--set', 'beta=lots'], /beta must be a number/],
-    [['grpo', '--set', 'loss_type=ppo', '--steps', '1'], /loss_type must be one of grpo \| bnpo \| dr_grpo \| dapo/],
-    [['grpo', '--backend', 'webgpu'], /--backend must be cpu or wasm/],
-    [['dpo', '--init', 'no/such/file.arlw'], /cannot read no\/such\/file.arlw/],
-    [['sft', '--init', 'package.json'], /could not start: .*(magic|not a)/i],
-  ])('refuses %j with a clear message', (args, message) => {
-    const { code, stderr } = train(...(args as string[]));
+  it('refuses every bad flag, name, value or path with one line on stderr, exit code 2, and no training', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-'));
+    fs.writeFileSync(path.join(tmp, 'a-file'), 'x');
+    const cases: [string[], RegExp][] = [
+      [[], /name a trainer/],
+      [['ppo2'], /unknown trainer "ppo2"/],
+      [['__proto__'], /unknown trainer "__proto__"/],
+      [['constructor'], /unknown trainer "constructor"/],
+      [['toString'], /unknown trainer "toString"/],
+      [['grpo', 'sft'], /one trainer at a time/],
+      [['--bogus', '1'], /Unknown option '--bogus'/],
+      [['grpo', '-x'], /Unknown option '-x'/],
+      [['grpo', '--steps'], /argument missing/],
+      [['grpo', '--steps', '-1'], /ambiguous/],
+      [['grpo', '--steps=-1'], /--steps must be an integer ≥ 1, got "-1"/],
+      [['grpo', '--steps=0'], /--steps must be an integer ≥ 1/],
+      [['grpo', '--seed=-5'], /--seed must be an integer ≥ 0, got "-5"/],
+      [['grpo', '--seed', '1.5'], /--seed must be an integer/],
+      [['grpo', '--preset', 'fast'], /unknown preset "fast" for grpo/],
+      [['grpo', '--preset', 'constructor'], /unknown preset "constructor"/],
+      [['grpo', '--preset', '__proto__'], /unknown preset "__proto__"/],
+      [['grpo', '--set', '__proto__=1'], /unknown field "__proto__"/],
+      [['grpo', '--set', 'toString=1'], /unknown field "toString"/],
+      [['grpo', '--set', 'beta=lots'], /beta must be a decimal number/],
+      [['grpo', '--set', 'beta=0x10'], /beta must be a decimal number/],
+      [['grpo', '--set', 'beta=99'], /beta must be in \[0, 10\], got 99/],
+      [['grpo', '--set', 'loss_type=ppo'], /loss_type must be one of grpo \| bnpo \| dr_grpo \| dapo/],
+      [['grpo', '--set', 'nonsense'], /expected key=value/],
+      [['grpo', '--backend', 'webgpu'], /--backend must be cpu or wasm/],
+      [['dpo', '--init', 'no/such/file.arlw'], /cannot read no\/such\/file.arlw: ENOENT/],
+      [['grpo', '--save', tmp], /is a directory/],
+      [['grpo', '--save', path.join(tmp, 'a-file', 'x.arlw')], /cannot write there/],
+    ];
+    const results = await Promise.all(cases.map(async ([args]) => trainAsync(...args)));
+    results.forEach(({ code, stdout, stderr }, i) => {
+      const [args, message] = cases[i];
+      const label = args.join(' ') || '(no arguments)';
+      expect(code, label).toBe(2);
+      expect(stdout, `${label}: no training output`).toBe('');
+      expect(stderr.trim().split('\n'), `${label}: one line`).toHaveLength(1);
+      expect(stderr, label).toMatch(/^train: /);
+      expect(stderr, label).toMatch(message);
+      expect(stderr, `${label}: no stack trace`).not.toMatch(/\n\s+at |Error:/);
+    });
+  }, 120_000);
+
+  it('refuses a checkpoint that is not one, after checking it and before training', () => {
+    const { code, stdout, stderr } = train('sft', '--init', 'package.json');
     expect(code).toBe(2);
-    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/could not start: .*(magic|not a)/i);
   }, 60_000);
 });

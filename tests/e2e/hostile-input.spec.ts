@@ -1,0 +1,123 @@
+/**
+ * Links, files and stored values from outside, as a careless or hostile user sends them: no page breaks, every
+ * problem gets a short notice, the lab still trains, and tfjs never loads on the page's main thread.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { TFJS_MARKER } from './watch';
+
+const status = (page: Page) => page.getByRole('status');
+
+/** Scripts the document itself loaded (a worker's own scripts are not in its resource timing). */
+async function mainThreadScripts(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e.name)
+      .filter((url) => new URL(url).pathname.endsWith('.js')),
+  );
+}
+
+async function expectNoTfjsOnMainThread(page: Page) {
+  const urls = await mainThreadScripts(page);
+  expect(urls.length).toBeGreaterThan(3);
+  const withTfjs: string[] = [];
+  for (const url of urls) if ((await (await page.request.get(url)).text()).includes(TFJS_MARKER)) withTfjs.push(url);
+  expect(withTfjs).toEqual([]);
+}
+
+function pageErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+const HOSTILE_LINKS = [
+  '?%ZZ=1',
+  '?%E0%A4%A=1',
+  '?loss_type=%ED%A0%80',
+  '?preset=__proto__&constructor=x&toString=1',
+  '?beta=0x10&num_generations=0b11&seed=%2B5&max_steps=007',
+  `?beta=${'9'.repeat(12_000)}`,
+  `?${Array.from({ length: 400 }, (_, i) => `beta=bad${i}&temperature=x${i}`).join('&')}`,
+];
+
+test.describe('hostile lab links', () => {
+  for (const query of HOSTILE_LINKS) {
+    test(`${query.length > 50 ? `${query.slice(0, 50)}… (${query.length} chars)` : query}: the lab loads, says what it ignored, and trains`, async ({ page }) => {
+      const errors = pageErrors(page);
+      await page.goto(`/labs/grpo/${query}`);
+      await expect(page.getByRole('button', { name: 'Train' })).toBeEnabled();
+      const notices = page.locator('.lab-notice');
+      expect(await notices.count()).toBeLessThanOrEqual(5);
+      for (const text of await notices.allTextContents()) expect(text.length).toBeLessThan(300);
+      await page.getByLabel('max_steps').fill('1');
+      await page.getByLabel('max_steps').blur();
+      await page.getByRole('button', { name: 'Train' }).click();
+      await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('a lab trains with no tfjs on the page’s main thread (it lives in the worker)', async ({ page }) => {
+    await page.goto('/labs/ppo/?max_steps=2');
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+    await expectNoTfjsOnMainThread(page);
+  });
+});
+
+/** A legal run export of `steps` GRPO steps, as the lab writes it. */
+function longRun(steps: number): string {
+  const history = [];
+  for (let step = 1; step <= steps; step++) history.push({ step, kind: 'train', metrics: { reward: (step % 97) / 97, loss: 0.1, entropy: 0.3 } });
+  return JSON.stringify({ format: 'agentic-rl-lab/run', version: 1, trainer: 'grpo', settings: { seed: 3 }, history });
+}
+
+test.describe('run imports', () => {
+  test('a file over the size limit is refused by its size, before it is read', async ({ page }) => {
+    const errors = pageErrors(page);
+    await page.goto('/labs/grpo/');
+    // Count reads of the file's contents: there must be none.
+    await page.evaluate(() => {
+      const w = window as unknown as { fileReads: number };
+      w.fileReads = 0;
+      const text = Blob.prototype.text;
+      Blob.prototype.text = function (this: Blob) {
+        w.fileReads += 1;
+        return text.call(this);
+      };
+    });
+    await page.getByLabel('Import run').setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc(50_000_000, 32) });
+    await expect(page.getByText(/Could not import huge.json: it is 50.0 MB, and a run export is at most 5 MB\. Nothing was changed\./)).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { fileReads: number }).fileReads)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('a legal 40,000-step run imports and the page stays responsive', async ({ page }) => {
+    const errors = pageErrors(page);
+    await page.goto('/labs/grpo/');
+    const text = longRun(40_000);
+    expect(text.length).toBeLessThan(5_000_000);
+    await page.getByLabel('Import run').setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect(page.getByText(/Imported long.json: 40000 steps/)).toBeVisible({ timeout: 15_000 });
+    // The charts draw a thinned line and say so; the page answers a click at once.
+    const reward = page.getByRole('figure', { name: 'Reward (mean and std)' });
+    await expect(reward).toContainText(/every \d+th step drawn/);
+    const clickedAt = Date.now();
+    await reward.getByText('Data table').click();
+    await expect(reward.locator('.metric-table-pager')).toContainText('rows 1–100 of 40000');
+    expect(Date.now() - clickedAt).toBeLessThan(2_000);
+    await expect(reward.locator('tbody tr')).toHaveCount(100);
+    await reward.getByRole('button', { name: 'Next' }).click();
+    await expect(reward.locator('tbody tr').first().locator('th')).toHaveText('101');
+    expect(await page.evaluate(() => document.querySelectorAll('*').length)).toBeLessThan(10_000);
+    expect(errors).toEqual([]);
+  });
+
+  test('settings named after Object’s own properties are refused by name', async ({ page }) => {
+    await page.goto('/labs/grpo/');
+    const file = JSON.stringify({ format: 'agentic-rl-lab/run', version: 1, trainer: 'grpo', settings: { toString: 1 }, history: [] });
+    await page.getByLabel('Import run').setInputFiles({ name: 'proto.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await expect(page.getByText(/Could not import proto.json: its settings name an unknown field "toString"\. Nothing was changed\./)).toBeVisible();
+  });
+});

@@ -1,43 +1,64 @@
 /**
  * npm run build:checkpoints — rebuilds the checkpoints the labs ship, reproducibly (wasm backend, fixed seeds):
- *   public/models/base.arlw  the lab model freshly initialised (seed 0)
- *   public/models/sft.arlw   base after a deliberately short SFT run, so it is right on some held-out problems
- *                            and wrong on many: RL has room to improve it.
- * Prints the SFT run as JSON lines and the final held-out accuracy.
+ *   public/models/base.arlw        the arithmetic lab model freshly initialised (seed 0)
+ *   public/models/sft.arlw         base after a deliberately short SFT run, so it is right on some held-out problems
+ *                                  and wrong on many: RL has room to improve it.
+ *   public/models/agent-sft.arlw   the agent model (seed 0) after SFT on calculator demonstrations, 40% of them with a
+ *                                  call: it calls the tool sometimes, not reliably, so GRPO can learn when to call.
+ * Prints each SFT run as JSON lines and its final held-out metrics.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTinyLM } from '@/lib/models/tiny-lm';
 import { saveTinyLM } from '@/lib/models/checkpoint';
+import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
-import { CHECKPOINTS, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
-import { TrainingRun } from '@/lib/train/run';
-import { createSftTrainer } from '@/lib/train/sft-trainer';
+import { agentSftSource } from '@/lib/train/agent-trainer';
+import { resolve } from '@/lib/train/config';
+import { agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
+import { TrainingRun, type StepTrainer } from '@/lib/train/run';
+import { sftSchema } from '@/lib/train/sft-config';
+import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
 
-/** Steps of SFT for the shipped checkpoint: chosen so held-out accuracy lands well short of its ceiling. */
+/** Steps of SFT for the shipped arithmetic checkpoint: chosen so held-out accuracy lands well short of its ceiling. */
 export const SFT_CHECKPOINT_STEPS = 170;
+/** The agent's SFT: demonstrations call the calculator with this probability, for this many steps. */
+export const AGENT_SFT = { toolRate: 0.4, steps: 700 } as const;
 
 // wasm: ~20x faster than cpu here, and as deterministic on one backend.
 if ((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend !== 'wasm') throw new Error('the wasm backend did not start');
-const task = createLabTask();
-const model = createTinyLM(labModelConfig(task), 0);
-const write = async (file: string) => {
+
+async function write(model: TinyLM, file: string) {
   const target = path.join('public', file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const bytes = await saveTinyLM(model);
   fs.writeFileSync(target, bytes);
   console.error(`wrote ${target} (${bytes.length} bytes, ${model.paramCount()} parameters)`);
-};
-await write(CHECKPOINTS.base);
+}
 
-const trainer = createSftTrainer(model, task, { max_steps: SFT_CHECKPOINT_STEPS, seed: 0 });
-const run = new TrainingRun(trainer, {
-  maxSteps: SFT_CHECKPOINT_STEPS,
-  evalEvery: 25,
-  onLog: (line) => console.log(JSON.stringify({ step: line.step, kind: line.kind, ...line.metrics })),
-});
-if ((await run.run()) !== 'done') throw new Error(run.error ?? 'SFT did not finish');
-await write(CHECKPOINTS.sft);
-const final = run.history.filter((l) => l.kind === 'eval').at(-1);
-console.error(`SFT checkpoint: held-out accuracy ${final?.metrics['eval/accuracy']} after ${SFT_CHECKPOINT_STEPS} steps`);
-trainer.dispose();
+async function run(name: string, trainer: StepTrainer, steps: number, evalEvery: number) {
+  const training = new TrainingRun(trainer, {
+    maxSteps: steps,
+    evalEvery,
+    onLog: (line) => console.log(JSON.stringify({ run: name, step: line.step, kind: line.kind, ...line.metrics })),
+  });
+  if ((await training.run()) !== 'done') throw new Error(training.error ?? `${name} did not finish`);
+  const final = training.history.filter((l) => l.kind === 'eval').at(-1);
+  console.error(`${name}: after ${steps} steps ${JSON.stringify(final?.metrics)}`);
+}
+
+const task = createLabTask();
+const model = createTinyLM(labModelConfig(task), 0);
+await write(model, CHECKPOINTS.base);
+const sft = createSftTrainer(model, task, { max_steps: SFT_CHECKPOINT_STEPS, seed: 0 });
+await run('sft', sft, SFT_CHECKPOINT_STEPS, 25);
+await write(model, CHECKPOINTS.sft);
+sft.dispose();
+model.dispose();
+
+const agentTask = createAgentLabTask();
+const agent = createTinyLM(agentModelConfig(agentTask), 0);
+const agentSft = sftTrainerOn(agent, agentSftSource(agentTask, { toolRate: AGENT_SFT.toolRate, evalSamples: 200 }), resolve(sftSchema, { max_steps: AGENT_SFT.steps, seed: 0 }));
+await run('agent-sft', agentSft, AGENT_SFT.steps, 100);
+await write(agent, CHECKPOINTS.agent_sft);
+agentSft.dispose();
+agent.dispose();

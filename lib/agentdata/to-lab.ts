@@ -5,7 +5,7 @@
 //   answer       ' #### 1593' <eos>       mask 1
 // The same rule as TRL's assistant-only loss: the model is trained on its own tokens only.
 import { evaluate } from '@/lib/tasks/environment';
-import { ARITHMETIC_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
+import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { Message, ToolCall, Trajectory } from './types';
 import { validateTrajectory } from './validate';
 
@@ -42,7 +42,7 @@ const fail = (reason: string): never => {
 };
 
 function convert(t: Trajectory): LabEpisode {
-  const tokenizer = createCharTokenizer();
+  const tokenizer = createCharTokenizer(AGENT_CHARS);
   const tokens: string[] = [];
   const mask: (0 | 1)[] = [];
   const roles: TokenRole[] = [];
@@ -103,7 +103,7 @@ function callExpression(call: ToolCall, at: string): string {
   const expression = call.arguments.expression;
   if (keys.length !== 1 || typeof expression !== 'string') fail(`${at}: a calculator call's arguments are exactly {"expression": "…"}, got keys ${keys.join(', ') || '(none)'}`);
   const expr = (expression as string).replace(/\s+/g, '');
-  if (!CALL_EXPRESSION.test(expr)) fail(`${at}: the calculator takes integers joined by + - * (the lab vocabulary is "${ARITHMETIC_CHARS}"); "${expr.slice(0, 30)}" is not such an expression`);
+  if (!CALL_EXPRESSION.test(expr)) fail(`${at}: the calculator takes integers joined by + - * (the lab vocabulary is "${AGENT_CHARS}"); "${expr.slice(0, 30)}" is not such an expression`);
   return expr;
 }
 

@@ -40,8 +40,10 @@ export interface Generation {
   observationMask: number[][];
   /** Tokens per row, policy and observation (EOS included). */
   lengths: number[];
-  /** Whether the row emitted EOS (false: cut off at max_completion_length). */
+  /** Whether the row emitted EOS (false: cut off at max_completion_length, or ended by the environment). */
   finished: boolean[];
+  /** Whether the environment ended the row (e.g. a tool call beyond the cap). */
+  endedByEnv: boolean[];
   /** Observations the environment appended per row (tool calls answered). */
   observations: number[];
   /** [B][max_completion_length] log-prob of each sampled token under the sampling distribution (after temperature
@@ -64,6 +66,7 @@ export async function generate(model: CausalLM, prompts: number[][], config: Gen
     observationMask: prompts.map(padRow),
     lengths: prompts.map(() => 0),
     finished: prompts.map(() => false),
+    endedByEnv: prompts.map(() => false),
     observations: prompts.map(() => 0),
     samplingLogprobs: prompts.map(padRow),
   };
@@ -86,13 +89,14 @@ export async function generate(model: CausalLM, prompts: number[][], config: Gen
         out.finished[i] = true;
         return;
       }
-      const observation = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
-      if (observation && observation.length > 0) {
-        for (const o of observation.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
+      const reply = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
+      if (reply && reply.tokens.length > 0) {
+        for (const o of reply.tokens.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
         out.observations[i]++;
       }
+      if (reply?.done) out.endedByEnv[i] = true;
     });
-    active = active.filter((i) => !out.finished[i] && out.lengths[i] < M);
+    active = active.filter((i) => !out.finished[i] && !out.endedByEnv[i] && out.lengths[i] < M);
   }
   return out;
 }

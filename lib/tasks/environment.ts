@@ -2,35 +2,54 @@ import type { CharTokenizer } from './tokenizer';
 
 /**
  * Multi-turn environments. The policy writes tokens; after each one the environment may append an observation
- * (tokens the policy did not choose). Observations are context for the next tokens but must not be trained on,
- * so every episode carries a mask: 1 for policy tokens, 0 for environment tokens.
+ * (tokens the policy did not choose) or end the episode. Observations are context for the next tokens but must not
+ * be trained on, so every episode carries a mask: 1 for policy tokens, 0 for environment tokens.
  */
+export interface EnvReply {
+  /** Tokens to append after the policy's last token (may be empty). */
+  tokens: number[];
+  /** The episode ends here (e.g. a tool call beyond the cap). */
+  done: boolean;
+}
+
 export interface ToolEnvironment {
   /**
    * Called after every policy token with the completion so far (policy and earlier observation tokens, no prompt).
-   * Returns the observation tokens to append, or null for none.
+   * Returns what the environment does, or null for nothing.
    */
-  respond(completion: readonly number[]): number[] | null;
+  respond(completion: readonly number[]): EnvReply | null;
 }
+
+export interface CalculatorOptions {
+  /** Results with more digits than this are refused like a malformed call. Default 8. */
+  maxResultDigits?: number;
+  /** Calls answered per episode (TRL's max_tool_calling_iterations); a call beyond this ends the episode. */
+  maxCalls?: number;
+}
+
+/** What the calculator answers to a malformed call: the policy sees it failed, and the run goes on. */
+export const CALCULATOR_ERROR = '=?';
 
 /**
  * A calculator tool: when the policy closes a bracket, e.g. writes "[23*47]", the environment appends "=1081".
- * Accepts integers joined by + - * with the usual precedence; anything else (empty, malformed, a result too long)
- * gets no answer, so the policy learns that only well-formed calls pay.
+ * It takes integers joined by + - * with the usual precedence; a malformed call (empty, "[3*]", a result too long)
+ * gets "=?", never an exception. The tokenizer must know '?' (AGENT_CHARS).
  */
-export function createCalculatorEnv(tokenizer: CharTokenizer, opts: { maxResultDigits?: number } = {}): ToolEnvironment {
-  const open = tokenizer.encode('[')[0];
-  const close = tokenizer.encode(']')[0];
+export function createCalculatorEnv(tokenizer: CharTokenizer, opts: CalculatorOptions = {}): ToolEnvironment {
+  const [open] = tokenizer.encode('[');
+  const [close] = tokenizer.encode(']');
+  const error = tokenizer.encode(CALCULATOR_ERROR); // throws, naming '?', for a tokenizer that lacks it
   const maxDigits = opts.maxResultDigits ?? 8;
+  const maxCalls = opts.maxCalls ?? Infinity;
   return {
     respond(completion) {
       if (completion[completion.length - 1] !== close) return null;
+      const calls = completion.filter((t) => t === close).length;
+      if (calls > maxCalls) return { tokens: [], done: true };
       const start = completion.lastIndexOf(open, completion.length - 2);
-      if (start < 0) return null;
-      const expr = tokenizer.decode(completion.slice(start + 1, completion.length - 1));
-      const value = evaluate(expr);
-      if (value == null || String(Math.abs(value)).length > maxDigits) return null;
-      return tokenizer.encode(`=${value}`);
+      const value = start < 0 ? null : evaluate(tokenizer.decode(completion.slice(start + 1, completion.length - 1)));
+      if (value == null || String(Math.abs(value)).length > maxDigits) return { tokens: error, done: false };
+      return { tokens: tokenizer.encode(`=${value}`), done: false };
     },
   };
 }
@@ -57,26 +76,26 @@ export function evaluate(expr: string): number | null {
  * characters one at a time, inserting observations where the environment responds, then EOS.
  * "[23*47] #### 1081" → tokens of "[23*47]=1081 #### 1081<eos>", mask 1 except on "=1081".
  */
-export function replayEpisode(
-  env: ToolEnvironment,
-  tokenizer: CharTokenizer,
-  policyText: string,
-): { completion: number[]; mask: number[] } {
+export function replayEpisode(env: ToolEnvironment, tokenizer: CharTokenizer, policyText: string): { completion: number[]; mask: number[] } {
   const completion: number[] = [];
   const mask: number[] = [];
   for (const id of [...tokenizer.encode(policyText), tokenizer.eos]) {
     completion.push(id);
     mask.push(1);
     if (id === tokenizer.eos) break;
-    for (const o of env.respond(completion) ?? []) {
+    const reply = env.respond(completion);
+    for (const o of reply?.tokens ?? []) {
       completion.push(o);
       mask.push(0);
     }
+    if (reply?.done) break;
   }
   return { completion, mask };
 }
 
-/** What a policy should write for a problem when it has the calculator: "[23*47] #### 1081". */
-export function toolPolicyText(p: { a: number; b: number; op: string; answer: string }): string {
-  return `[${p.a}${p.op}${p.b}] #### ${p.answer}`;
+/** Calls, failed calls ("=?") and policy turns in an episode's text, e.g. "[347*6]=2082 #### 2082". */
+export function toolStats(text: string): { calls: number; failures: number; turns: number } {
+  const calls = (text.match(/\]=/g) ?? []).length;
+  const failures = text.split(CALCULATOR_ERROR).length - 1;
+  return { calls, failures, turns: calls + 1 };
 }

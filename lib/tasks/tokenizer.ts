@@ -10,6 +10,9 @@ const SPECIALS = ['<pad>', '<bos>', '<eos>'] as const;
 /** Digits, the three operators, '=', '#' (GSM8K's "#### answer"), space, ',' (scratch work), '[' ']' (tool calls). */
 export const ARITHMETIC_CHARS = '0123456789+-*=# ,[]';
 
+/** The agent lab's vocabulary: the arithmetic characters and '?', the calculator's answer to a malformed call ("=?"). */
+export const AGENT_CHARS = `${ARITHMETIC_CHARS}?`;
+
 export interface CharTokenizer {
   /** Token strings by id: specials first, then the characters. */
   readonly vocab: readonly string[];

@@ -3,20 +3,18 @@
  * weighted reward functions, turn rewards into group-relative advantages, and take num_iterations clipped
  * policy-gradient steps (plus a k3 KL penalty to a frozen reference when beta > 0).
  */
-import * as tf from '@tensorflow/tfjs';
 import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
-import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
-import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, type RewardFunction } from '@/lib/tasks/rewards';
 import { resolve, type ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
-import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
+import { createGrpoUpdater } from './grpo-update';
+import { evaluateOnTestSet } from './lm-batch';
 import { createLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
-import { optimizerStep, StepTimer } from './optim';
+import { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 
@@ -44,7 +42,7 @@ export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
 
 /** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
 export function resolveGrpoConfig(overrides: Record<string, unknown> = {}): GrpoConfig {
-  const withHigh = 'epsilon_high' in overrides || !('epsilon' in overrides) ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
+  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
   const config = resolve(grpoSchema, withHigh);
   if (config.per_device_train_batch_size % config.num_generations !== 0) {
     throw new Error(`per_device_train_batch_size (${config.per_device_train_batch_size}) must be a multiple of num_generations (${config.num_generations})`);
@@ -63,10 +61,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
     { name: 'length', fn: lengthPenalty, weight: config.reward_weight_length },
   ];
-  // The reference is a frozen copy of the starting policy; without a KL term TRL does not need one.
-  const reference = config.beta > 0 ? model.clone() : null;
-  const optimizer = tf.train.adam(config.learning_rate);
-  const variables = model.trainableVariables();
+  const updater = createGrpoUpdater(model, config);
   const root = createRng(config.seed);
   const dataRng = root.fork('grpo-prompts');
   const sampleRng = root.fork('grpo-sampling');
@@ -90,39 +85,11 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
     const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
     const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
-    const batch = completionBatch(prompts, gen.completions, gen.completionMask, tok.pad);
-    const rewardsTensor = tf.tensor2d(rowsByFunc, [problems.length, rewardFns.length]);
-    const adv = grpoAdvantages(rewardsTensor, { numGenerations: G, rewardWeights: rewardFns.map((r) => r.weight), scaleRewards: config.scale_rewards });
-    const noGrad = (f: () => tf.Tensor2D) => timer.time('reference', () => tf.tidy(f));
-    // μ > 1 reuses this batch, so the sampling policy's log-probs are needed; μ = 1 uses logps.detach() (ratio 1).
-    const oldLogps = config.num_iterations > 1 ? noGrad(() => completionLogprobs(completionLogits(model, batch, false), batch.targets, config.temperature)) : undefined;
-    const refLogps = reference ? noGrad(() => completionLogprobs(completionLogits(reference, batch, false), batch.targets, config.temperature)) : undefined;
-
-    const stepMetrics: Record<string, tf.Tensor> = {};
-    let gradNorm!: tf.Scalar;
-    for (let iteration = 0; iteration < config.num_iterations; iteration++) {
-      const last = iteration === config.num_iterations - 1;
-      tf.dispose(gradNorm);
-      gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
-        const { logps, entropy } = completionLogprobsAndEntropy(completionLogits(model, batch), batch.targets, config.temperature);
-        const { loss, metrics } = grpoLoss({
-          logps, oldLogps, refLogps, advantages: adv.advantages, mask: batch.mask, entropies: entropy,
-          lossType: config.loss_type, importanceSamplingLevel: config.importance_sampling_level,
-          beta: config.beta, epsilon: config.epsilon, epsilonHigh: config.epsilon_high,
-          maxCompletionLength: config.max_completion_length,
-        });
-        if (last) {
-          stepMetrics.loss = keep(tf.clone(loss));
-          for (const [name, value] of Object.entries(metrics)) if (value) stepMetrics[name] = keep(value);
-        }
-        return loss;
-      }, timer);
-    }
-    const [advantages, scalars] = await Promise.all([
-      adv.advantages.data(),
-      readScalars({ ...stepMetrics, grad_norm: gradNorm, reward: adv.reward, reward_std: adv.rewardStd, frac_reward_zero_std: adv.fracRewardZeroStd }),
-    ]);
-    // Everything else this step made (batch, rewards, advantages, old and reference log-probs) goes with its scope.
+    const { metrics: scalars, advantages } = await updater.update(
+      { prompts, completions: gen.completions, lossMask: gen.completionMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), pad: tok.pad },
+      keep,
+      timer,
+    );
 
     lastSamples = {
       step,
@@ -160,10 +127,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     trainStep: () => inTensorScope(trainStep),
     evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
     inspect: async () => lastSamples,
-    dispose() {
-      optimizer.dispose();
-      reference?.dispose();
-    },
+    dispose: () => updater.dispose(),
   };
 }
 

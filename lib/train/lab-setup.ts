@@ -4,6 +4,7 @@
  */
 import type { TinyLMConfig } from '@/lib/models/config';
 import { configForTask } from '@/lib/models/presets';
+import { createAgentTask, type AgentTask } from '@/lib/tasks/agent';
 import { createArithmeticTask, type ArithmeticTask } from '@/lib/tasks/arithmetic';
 
 /**
@@ -19,12 +20,28 @@ export function labModelConfig(task: ArithmeticTask): TinyLMConfig {
   return configForTask(task);
 }
 
+/** The agent lab's task: 3-digit × 1-digit products with a calculator (lib/tasks/agent.ts). */
+export function createAgentLabTask(): AgentTask {
+  return createAgentTask();
+}
+
+/**
+ * The agent lab's model: the arithmetic lab's shape, with the agent vocabulary and room for the longest episode,
+ * "[999*9]=8991 #### 8991" plus EOS, and a few tokens to spare for a second call (context 7 + 26 = 33).
+ */
+export const AGENT_MAX_COMPLETION = 26;
+export function agentModelConfig(task: AgentTask): TinyLMConfig {
+  return configForTask({ tokenizer: task.tokenizer, promptLength: task.promptLength, maxCompletionLength: AGENT_MAX_COMPLETION });
+}
+
 /** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {
   /** Freshly initialised weights (seed 0): where SFT starts. */
   base: 'models/base.arlw',
   /** The base model after a deliberately short SFT run: right on some problems, wrong on many, so RL has room. */
   sft: 'models/sft.arlw',
+  /** The agent model after SFT on demonstrations that use the calculator about half the time: it calls sometimes. */
+  agent_sft: 'models/agent-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

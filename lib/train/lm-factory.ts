@@ -13,10 +13,12 @@ export type LmTrainer<S extends Schema, I> = Omit<Trainer<S, I>, 'save' | 'model
 
 export function lmTrainerFactory<S extends Schema, I>(
   create: (model: TinyLM, overrides: Record<string, unknown>) => LmTrainer<S, I> | Promise<LmTrainer<S, I>>,
+  /** Builds the model to train; by default the checkpoint itself. */
+  initialModel: (init: Uint8Array, overrides: Record<string, unknown>) => TinyLM = (init) => loadTinyLM(init),
 ): TrainerFactory<S, I> {
   return async (init, overrides) => {
     if (init === null) throw new Error('this trainer fine-tunes a model: it needs a checkpoint to start from');
-    const base = loadTinyLM(init);
+    const base = initialModel(init, overrides);
     let trainer: LmTrainer<S, I>;
     try {
       trainer = await create(base, overrides);

@@ -4,6 +4,7 @@
  * one list. It imports no tfjs: each trainer's code (and tfjs with it) loads only when a trainer is started, so a lab
  * page can read schemas and presets from here on its main thread.
  */
+import { agentPresets, agentSchema } from './agent-config';
 import type { Presets, PresetTable, Schema } from './config';
 import { dpoPresets, dpoSchema } from './dpo-config';
 import { grpoPresets, grpoSchema } from './grpo-config';
@@ -52,6 +53,14 @@ const ENTRIES = {
     checkpoint: 'sft',
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     load: () => import('./dpo-trainer').then((m) => m.dpoFactory),
+  }),
+  agent: spec({
+    summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator',
+    schema: agentSchema,
+    presets: agentPresets,
+    checkpoint: 'agent_sft',
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    load: () => import('./agent-trainer').then((m) => m.agentFactory),
   }),
   ppo: spec({
     summary: 'PPO with an MLP actor-critic on a grid world or CartPole',

@@ -13,6 +13,7 @@ import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
 import { optimizerStep, StepTimer } from './optim';
 import { inTensorScope } from './scope';
+import type { Metrics } from './run';
 import { sftSchema } from './sft-config';
 
 export type SftConfig = ConfigOf<typeof sftSchema>;
@@ -21,15 +22,38 @@ export interface SftTrainer extends LmTrainer<typeof sftSchema, null> {
   readonly config: SftConfig;
 }
 
+/** Where SFT's demonstrations come from, and how the result is judged: any task can provide one. */
+export interface SftSource {
+  /** n demonstrations: prompts of one length, completions (EOS included), and which tokens carry the loss. */
+  batch(n: number, rng: Rng): { prompts: number[][]; completions: number[][]; mask: number[][] };
+  /** Held-out evaluation of a model (e.g. { 'eval/accuracy': 0.4 }). */
+  evaluate(model: TinyLM): Promise<Metrics>;
+  pad: number;
+}
+
+/** The arithmetic task's reference answers, every completion token in the loss; greedy held-out accuracy. */
+export function arithmeticSftSource(task: ArithmeticTask, evalSamples: number): SftSource {
+  const testSet: Problem[] = task.testSet(evalSamples);
+  return {
+    batch: (n, rng) => referenceCompletions(task, task.sample('train', n, rng)),
+    evaluate: (model) => evaluateOnTestSet(model, task, testSet),
+    pad: task.tokenizer.pad,
+  };
+}
+
 export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: Partial<SftConfig> = {}): SftTrainer {
   const config = resolve(sftSchema, overrides);
+  return sftTrainerOn(base, arithmeticSftSource(task, config.eval_samples), config);
+}
+
+/** SFT of `base` (or of LoRA adapters on it) on a source's demonstrations. */
+export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig): SftTrainer {
   const model = config.use_peft
     ? base.withAdapters({ lora: { r: config.r, lora_alpha: config.lora_alpha, lora_dropout: config.lora_dropout, use_rslora: config.use_rslora, target_modules: ['qkv', 'out', 'fc1', 'fc2'] } }, config.seed)
     : base;
   const optimizer = tf.train.adam(config.learning_rate);
   const variables = model.trainableVariables();
   const rng: Rng = createRng(config.seed).fork('sft-data');
-  const testSet: Problem[] = task.testSet(config.eval_samples);
   let numTokens = 0;
 
   return {
@@ -38,8 +62,8 @@ export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: 
     trainStep: () =>
       inTensorScope(async (keep) => {
         const timer = new StepTimer();
-        const { prompts, completions, mask } = referenceCompletions(task, task.sample('train', config.per_device_train_batch_size, rng));
-        const batch = completionBatch(prompts, completions, mask, task.tokenizer.pad);
+        const { prompts, completions, mask } = source.batch(config.per_device_train_batch_size, rng);
+        const batch = completionBatch(prompts, completions, mask, source.pad);
         let entropy!: tf.Scalar;
         let accuracy!: tf.Scalar;
         let loss!: tf.Scalar;
@@ -49,12 +73,12 @@ export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: 
           return out.loss;
         }, timer);
         // TRL's num_tokens: tokens seen so far, prompt and completion (no padding).
-        numTokens += prompts.reduce((s, p) => s + p.length, 0) + mask.reduce((s, m) => s + m.length, 0);
+        numTokens += prompts.reduce((s, p) => s + p.length, 0) + completions.reduce((s, c) => s + c.length, 0);
         batch.dispose();
         const metrics = await readScalars({ loss, entropy, mean_token_accuracy: accuracy, grad_norm: gradNorm });
         return { ...metrics, num_tokens: numTokens, ...timer.metrics() };
       }),
-    evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
+    evaluate: () => inTensorScope(() => source.evaluate(model)),
     inspect: async () => null,
     dispose() {
       optimizer.dispose();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toLabEpisode } from '@/lib/agentdata';
 import { CALCULATOR_TOOL, TWO_CALL_TRAJECTORY } from '@/lib/agentdata/examples';
 import { createCalculatorEnv, replayEpisode } from '@/lib/tasks/environment';
-import { createCharTokenizer } from '@/lib/tasks/tokenizer';
+import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
@@ -38,7 +38,7 @@ describe('toLabEpisode: chat trajectory → the agent lab tokens and loss mask',
   it('agrees token for token with the lab environment replaying the same calls', () => {
     const e = toLabEpisode(JSON.stringify(TWO_CALL_TRAJECTORY));
     if (!e.ok) throw new Error(e.reason);
-    const tok = createCharTokenizer();
+    const tok = createCharTokenizer(AGENT_CHARS);
     const { completion, mask } = replayEpisode(createCalculatorEnv(tok), tok, '[23*47][1081+512] #### 1593');
     const start = e.roles.indexOf('policy');
     expect(e.tokens.slice(start)).toEqual(completion.map((id) => tok.vocab[id]));
@@ -84,7 +84,7 @@ describe('toLabEpisode: chat trajectory → the agent lab tokens and loss mask',
 
     const slash = t();
     slash.messages[1].tool_calls![0].function.arguments = '{"expression": "2346/2"}';
-    expect(reason(slash)).toMatch(/vocabulary is "0123456789\+-\*=# ,\[\]"\); "2346\/2"/);
+    expect(reason(slash)).toMatch(/vocabulary is "0123456789\+-\*=# ,\[\]\?"\); "2346\/2"/);
 
     const none = t();
     none.messages[0].content = 'Add the two numbers.';

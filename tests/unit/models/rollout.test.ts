@@ -5,14 +5,14 @@ import { generate } from '@/lib/models/generate';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import { createCalculatorEnv } from '@/lib/tasks/environment';
-import { createCharTokenizer } from '@/lib/tasks/tokenizer';
+import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 import { createScriptedLM } from './fake-lm';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tok = createCharTokenizer();
+const tok = createCharTokenizer(AGENT_CHARS);
 const env = createCalculatorEnv(tok);
 const prompt = [tok.bos, ...tok.encode('3*7=')];
 

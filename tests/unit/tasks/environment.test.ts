@@ -1,33 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import { createCalculatorEnv, evaluate, replayEpisode, toolPolicyText } from '@/lib/tasks/environment';
-import { createCharTokenizer } from '@/lib/tasks/tokenizer';
+import { createCalculatorEnv, evaluate, replayEpisode, toolStats } from '@/lib/tasks/environment';
+import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 
-const tok = createCharTokenizer();
+const tok = createCharTokenizer(AGENT_CHARS);
 const env = createCalculatorEnv(tok);
+const reply = (text: string) => {
+  const r = env.respond(tok.encode(text));
+  return r && { text: tok.decode(r.tokens), done: r.done };
+};
 
 describe('calculator environment', () => {
   it('evaluates + - * with precedence and refuses anything else', () => {
     expect(evaluate('3*7')).toBe(21);
     expect(evaluate('2+3*4-5')).toBe(9);
     expect(evaluate('3--4')).toBe(7);
+    expect(evaluate('007*6')).toBe(42);
     for (const bad of ['', '3*', '*3', '3**4', '3 4', '1/2']) expect(evaluate(bad)).toBeNull();
   });
 
-  it('answers a closed bracket with =value, and nothing otherwise', () => {
-    expect(tok.decode(env.respond(tok.encode('[3*7]'))!)).toBe('=21');
-    expect(tok.decode(env.respond(tok.encode('#### 1 [12+30]'))!)).toBe('=42');
-    expect(env.respond(tok.encode('[3*7'))).toBeNull();
-    expect(env.respond(tok.encode('3*7]'))).toBeNull();
-    expect(env.respond(tok.encode('[3*]'))).toBeNull();
+  it('answers a closed bracket with =value, and stays silent otherwise', () => {
+    expect(reply('[3*7]')).toEqual({ text: '=21', done: false });
+    expect(reply('#### 1 [12+30]')).toEqual({ text: '=42', done: false });
+    expect(reply('[3*7')).toBeNull();
+    expect(reply('3*7')).toBeNull();
+  });
+
+  it('answers a malformed call with "=?", never an exception', () => {
+    for (const bad of ['[3*]', '3*7]', '[]', '[# 4]', '[99999999*99]']) expect(reply(bad), bad).toEqual({ text: '=?', done: false });
+  });
+
+  it('ends the episode at a call beyond the cap', () => {
+    const capped = createCalculatorEnv(tok, { maxCalls: 1 });
+    expect(capped.respond(tok.encode('[3*7]'))?.done).toBe(false);
+    expect(capped.respond(tok.encode('[3*7]=21[2*2]'))).toEqual({ tokens: [], done: true });
+  });
+
+  it('needs a vocabulary with "?" for its error answer, and says so', () => {
+    expect(() => createCalculatorEnv(createCharTokenizer())).toThrow(/unknown character "\?"/);
   });
 
   it('replays a scripted policy into tokens plus a mask that excludes the observation', () => {
-    const { completion, mask } = replayEpisode(env, tok, toolPolicyText({ a: 3, b: 7, op: '*', answer: '21' }));
+    const { completion, mask } = replayEpisode(env, tok, '[3*7] #### 21');
     expect(tok.decode(completion)).toBe('[3*7]=21 #### 21');
     const text = tok.decode(completion, { raw: true });
     const masked = [...text.replace('<eos>', 'E')].filter((_, i) => mask[i] === 0).join('');
     expect(masked).toBe('=21');
     expect(completion[completion.length - 1]).toBe(tok.eos);
     expect(mask[mask.length - 1]).toBe(1);
+  });
+
+  it('counts calls, failed calls and turns in an episode', () => {
+    expect(toolStats('[347*6]=2082 #### 2082')).toEqual({ calls: 1, failures: 0, turns: 2 });
+    expect(toolStats('[3*]=?[3*7]=21 #### 21')).toEqual({ calls: 2, failures: 1, turns: 3 });
+    expect(toolStats('#### 42')).toEqual({ calls: 0, failures: 0, turns: 1 });
   });
 });

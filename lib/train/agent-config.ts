@@ -1,0 +1,49 @@
+import { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS } from '@/lib/rl/choices';
+import type { Presets, Schema } from './config';
+import { grpoSchema } from './grpo-config';
+import { AGENT_MAX_COMPLETION } from './lab-setup';
+
+/**
+ * The agent lab: GRPO (GRPOConfig's names, TRL v1.9) on multi-turn episodes with a calculator tool. The GRPO fields
+ * keep their defaults and reasons from grpo-config.ts; the fields below them are the agent's.
+ */
+export const agentSchema = {
+  learning_rate: { ...grpoSchema.learning_rate, default: 3e-4, reason: 'As the arithmetic lab: from the shipped checkpoint it lifts held-out accuracy from 46% to 98% in 10 steps.' },
+  per_device_train_batch_size: grpoSchema.per_device_train_batch_size,
+  num_generations: grpoSchema.num_generations,
+  max_completion_length: { ...grpoSchema.max_completion_length, default: AGENT_MAX_COMPLETION, max: AGENT_MAX_COMPLETION, reason: 'Tokens after the prompt, tool results included: one call and its answer take 23; the rest is room for a second call.' },
+  temperature: grpoSchema.temperature,
+  beta: grpoSchema.beta,
+  epsilon: grpoSchema.epsilon,
+  epsilon_high: grpoSchema.epsilon_high,
+  loss_type: { ...grpoSchema.loss_type, choices: GRPO_LOSS_TYPES },
+  scale_rewards: { ...grpoSchema.scale_rewards, choices: SCALE_REWARDS },
+  importance_sampling_level: { ...grpoSchema.importance_sampling_level, choices: IMPORTANCE_SAMPLING_LEVELS },
+  num_iterations: grpoSchema.num_iterations,
+  use_tools: { kind: 'boolean', default: true, reason: 'The calculator answers calls; off, a call gets no answer (the no_tool preset: the ceiling without tools).' },
+  max_tool_calling_iterations: { kind: 'number', default: 2, min: 0, max: 4, integer: true, reason: 'TRL’s name: tool calls answered per episode; a call beyond it ends the episode. One call solves any problem here.' },
+  reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the product.' },
+  reward_weight_format: { ...grpoSchema.reward_weight_format, default: 0.1, reason: 'A little credit for ending with "#### n" keeps early episodes parseable.' },
+  reward_weight_tool_cost: { kind: 'number', default: 0, min: 0, max: 5, reason: 'Subtracted once per call. Off by default: calls are free, as TRL’s tools are. A call pays while it costs less than a right answer earns.' },
+  train_on_tool_results: { kind: 'boolean', default: false, reason: 'The masking bug, off: the loss sees only the policy’s own tokens (TRL masks tool results out).' },
+  init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason: 'Start from the tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).' },
+  max_grad_norm: grpoSchema.max_grad_norm,
+  max_steps: { ...grpoSchema.max_steps, default: 60, reason: 'Under a minute in a browser without a GPU; the default run has learned by step 10.' },
+  eval_steps: { ...grpoSchema.eval_steps, default: 5, reason: 'The agent learns within ten steps from the SFT checkpoint: evaluate often enough to see it.' },
+  eval_samples: grpoSchema.eval_samples,
+  seed: grpoSchema.seed,
+} satisfies Schema;
+
+export const agentPresets = {
+  default: { description: 'GRPO from the tool-use SFT checkpoint, with the calculator: the agent learns to call it on every hard product, and held-out accuracy climbs from 46% to about 98%.', overrides: {} },
+  no_tool: { description: 'The same run with the calculator switched off: the ceiling without tools, about 22% (the times-table facts, and almost no hard product).', overrides: { use_tools: false } },
+  from_base: { description: 'GRPO from the untrained model, no SFT: no episode earns a reward, every group has the same score, and nothing is learned (accuracy stays 0).', overrides: { init_from: 'base' } },
+  train_on_observations: {
+    description: 'The masking bug: the loss includes the calculator’s tokens. Their log-probability under the policy climbs (−10 to −3 nats per token), and after ~100 steps, when no calculator answers, the model writes "=<number>" after its call itself in about half the episodes.',
+    overrides: { train_on_tool_results: true, max_steps: 200, eval_steps: 25 },
+  },
+  tool_cost: {
+    description: 'Each call costs 1.5, more than a right answer earns (1): calls no longer pay, so the agent stops calling and accuracy falls to the no-tool ceiling. At a cost of 0.1 calls still pay and it keeps calling.',
+    overrides: { reward_weight_tool_cost: 1.5 },
+  },
+} satisfies Presets<typeof agentSchema>;

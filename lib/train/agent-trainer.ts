@@ -1,0 +1,229 @@
+/**
+ * The agent lab's trainer: GRPO on multi-turn episodes. Each completion is an episode in which the policy may call
+ * the calculator ("[347*6]"), the environment appends its answer ("=2082"), and the policy then answers
+ * ("#### 2082"). The environment's tokens are context, not actions: the loss mask leaves them out, as TRL's tool
+ * mask does, unless train_on_tool_results turns the bug on. SFT on demonstrations (sft-trainer.ts with
+ * agentSftSource) makes the checkpoint the default run starts from.
+ */
+import { loadTinyLM } from '@/lib/models/checkpoint';
+import { generate, type Generation } from '@/lib/models/generate';
+import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
+import { createRng, type Rng } from '@/lib/random';
+import { AGENT_REWARDS, agentEnvironment, episodeStats, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
+import type { ToolEnvironment } from '@/lib/tasks/environment';
+import { formatReward } from '@/lib/tasks/rewards';
+import { agentSchema } from './agent-config';
+import { resolve, type ConfigOf } from './config';
+import { createGrpoUpdater } from './grpo-update';
+import { AGENT_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from './lab-setup';
+import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { StepTimer } from './optim';
+import type { Metrics } from './run';
+import { inTensorScope, type Keep } from './scope';
+import type { SftSource } from './sft-trainer';
+
+export type AgentConfig = ConfigOf<typeof agentSchema>;
+
+export type TokenRole = 'policy' | 'observation';
+
+/** One episode of a training step, for the lab's trajectory viewer. */
+export interface AgentEpisode {
+  prompt: string;
+  answer: string;
+  easy: boolean;
+  /** Tokens after the prompt, up to the end of the episode (padding dropped), and who wrote each. */
+  tokens: string[];
+  roles: TokenRole[];
+  /** Each reward function's score, in AgentSamples.rewardNames order, and their weighted sum. */
+  rewards: number[];
+  total: number;
+  advantage: number;
+  calls: number;
+  failures: number;
+}
+
+export interface AgentSamples {
+  step: number;
+  rewardNames: string[];
+  rewardWeights: number[];
+  /** True when the loss also trained on the observations (the bug): the viewer says so. */
+  trainedOnObservations: boolean;
+  numGenerations: number;
+  episodes: AgentEpisode[];
+}
+
+export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples> {
+  readonly config: AgentConfig;
+}
+
+/** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
+export function resolveAgentConfig(overrides: Record<string, unknown> = {}): AgentConfig {
+  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
+  const config = resolve(agentSchema, withHigh);
+  if (config.per_device_train_batch_size % config.num_generations !== 0) {
+    throw new Error(`per_device_train_batch_size (${config.per_device_train_batch_size}) must be a multiple of num_generations (${config.num_generations})`);
+  }
+  return config;
+}
+
+const decodeRow = (task: AgentTask, gen: Generation, i: number) => task.tokenizer.decode(gen.completions[i]);
+
+/**
+ * Greedy episodes on held-out problems: accuracy, and how the agent uses the tool (TRL's tools/* ideas, per episode).
+ * With the tool, also asks what the model does after a call when nobody answers it: a model trained on tool results
+ * writes "=<number>" itself (eval/fabricated_result_rate).
+ */
+export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: AgentProblem[], env: ToolEnvironment | undefined, maxCompletion: number): Promise<Metrics> {
+  const tok = task.tokenizer;
+  const episodes = async (withEnv: ToolEnvironment | undefined) => {
+    const texts: string[] = [];
+    const truncated: boolean[] = [];
+    for (let i = 0; i < problems.length; i += 128) {
+      const chunk = problems.slice(i, i + 128);
+      const gen = await generate(model, chunk.map((p) => task.encodePrompt(p)), { temperature: 0, max_completion_length: maxCompletion, eos_id: tok.eos, pad_id: tok.pad }, createRng('eval'), withEnv);
+      chunk.forEach((_, j) => {
+        texts.push(decodeRow(task, gen, j));
+        truncated.push(!gen.finished[j]);
+      });
+    }
+    return { texts, truncated };
+  };
+  const { texts, truncated } = await episodes(env);
+  const context = { answers: problems.map((p) => p.answer), truncated };
+  const stats = episodeStats(texts, context);
+  const share = (pick: (p: AgentProblem) => boolean, value: (i: number) => number) => {
+    const idx = problems.flatMap((p, i) => (pick(p) ? [i] : []));
+    return idx.length === 0 ? 0 : idx.reduce((s, i) => s + value(i), 0) / idx.length;
+  };
+  const metrics: Metrics = {
+    'eval/accuracy': share(() => true, (i) => stats.correct[i]),
+    'eval/accuracy_hard': share((p) => !p.easy, (i) => stats.correct[i]),
+    'eval/accuracy_easy': share((p) => p.easy, (i) => stats.correct[i]),
+    'eval/format': formatReward(texts, context).reduce((a, b) => a + b, 0) / texts.length,
+    'eval/tool_call_rate': stats.callRate,
+    'eval/tool_call_rate_hard': share((p) => !p.easy, (i) => Number(stats.perEpisode[i].calls > 0)),
+    'eval/tool_call_rate_easy': share((p) => p.easy, (i) => Number(stats.perEpisode[i].calls > 0)),
+    'eval/mean_turns': stats.meanTurns,
+  };
+  const calls = stats.perEpisode.reduce((s, e) => s + e.calls, 0);
+  if (calls > 0) metrics['eval/tool_success_rate'] = 1 - stats.failureFrequency; // undefined without calls, not 0
+  if (env) {
+    const unanswered = await episodes(undefined);
+    metrics['eval/fabricated_result_rate'] = unanswered.texts.filter((t) => /\]=\d/.test(t)).length / texts.length;
+  }
+  return metrics;
+}
+
+export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Partial<AgentConfig> = {}): AgentTrainer {
+  const config = resolveAgentConfig(overrides);
+  const longest = task.promptLength + config.max_completion_length - 1;
+  if (longest > model.config.context_length) {
+    throw new Error(`max_completion_length ${config.max_completion_length} does not fit: prompt (${task.promptLength}) + completion − 1 = ${longest} > the model's context_length ${model.config.context_length}`);
+  }
+  const env = config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations) : undefined;
+  const rewardFns = [
+    { name: 'correctness', fn: AGENT_REWARDS.correctness, weight: config.reward_weight_correctness },
+    { name: 'format', fn: AGENT_REWARDS.format, weight: config.reward_weight_format },
+    { name: 'tool_cost', fn: AGENT_REWARDS.tool_cost, weight: config.reward_weight_tool_cost },
+  ];
+  const updater = createGrpoUpdater(model, config);
+  const root = createRng(config.seed);
+  const dataRng: Rng = root.fork('agent-prompts');
+  const sampleRng: Rng = root.fork('agent-sampling');
+  const testSet = task.testSet(config.eval_samples);
+  const G = config.num_generations;
+  const tok = task.tokenizer;
+  let step = 0;
+  let numTokens = 0;
+  let lastSamples: AgentSamples | null = null;
+
+  async function trainStep(keep: Keep): Promise<Metrics> {
+    step += 1;
+    const timer = new StepTimer();
+    const problems = task.sample('train', config.per_device_train_batch_size / G, dataRng).flatMap((p) => Array<AgentProblem>(G).fill(p));
+    const prompts = problems.map((p) => task.encodePrompt(p));
+    const gen = await timer.timeAsync('generation', () =>
+      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, env),
+    );
+    const texts = problems.map((_, i) => decodeRow(task, gen, i));
+    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
+    const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
+    const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
+    // The loss mask: the policy's tokens only, unless the bug is on and the environment's tokens count too.
+    const lossMask = config.train_on_tool_results ? gen.completionMask.map((row, i) => row.map((m, t) => m + gen.observationMask[i][t])) : gen.completionMask;
+    const { metrics, advantages } = await updater.update(
+      { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: env ? gen.observationMask : undefined, pad: tok.pad },
+      keep,
+      timer,
+    );
+    const stats = episodeStats(texts);
+    lastSamples = {
+      step,
+      rewardNames: rewardFns.map((r) => r.name),
+      rewardWeights: rewardFns.map((r) => r.weight),
+      trainedOnObservations: config.train_on_tool_results,
+      numGenerations: G,
+      episodes: problems.map((p, i) => {
+        const n = gen.lengths[i];
+        return {
+          prompt: p.prompt,
+          answer: p.answer,
+          easy: p.easy,
+          tokens: gen.completions[i].slice(0, n).map((id) => tok.decode([id], { raw: true })),
+          roles: gen.observationMask[i].slice(0, n).map((o): TokenRole => (o ? 'observation' : 'policy')),
+          rewards: rowsByFunc[i],
+          total: rowsByFunc[i].reduce((s, r, f) => s + r * rewardFns[f].weight, 0),
+          advantage: advantages[i],
+          calls: stats.perEpisode[i].calls,
+          failures: stats.perEpisode[i].failures,
+        };
+      }),
+    };
+    numTokens += prompts.reduce((s, p) => s + p.length, 0) + gen.lengths.reduce((a, b) => a + b, 0);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    return {
+      ...metrics,
+      ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(perFunc[f])])),
+      'tools/call_frequency': stats.callFrequency,
+      'tools/failure_frequency': stats.failureFrequency,
+      'turns/mean': stats.meanTurns,
+      num_tokens: numTokens,
+      'completions/mean_length': mean(gen.lengths),
+      'completions/clipped_ratio': gen.finished.filter((f) => !f).length / gen.lengths.length,
+      ...timer.metrics(),
+    };
+  }
+
+  return {
+    config,
+    model,
+    trainStep: () => inTensorScope(trainStep),
+    evaluate: () => inTensorScope(() => evaluateAgent(model, task, testSet, env, config.max_completion_length)),
+    inspect: async () => lastSamples,
+    dispose: () => updater.dispose(),
+  };
+}
+
+/**
+ * Demonstrations for the agent's SFT: with probability `toolRate` an episode calls the calculator, otherwise it
+ * answers directly; the calculator's tokens are masked out of the loss. Held-out evaluation as the agent trainer's.
+ */
+export function agentSftSource(task: AgentTask, opts: { toolRate: number; easyToolRate?: number; evalSamples: number; maxCalls?: number }): SftSource {
+  const env = agentEnvironment(task, opts.maxCalls ?? 2);
+  const testSet = task.testSet(opts.evalSamples);
+  return {
+    batch(n, rng) {
+      const problems = task.sample('train', n, rng);
+      const demos = problems.map((p) => task.demonstration(p, env, rng.next() < (p.easy ? opts.easyToolRate ?? opts.toolRate : opts.toolRate)));
+      return { prompts: problems.map((p) => task.encodePrompt(p)), completions: demos.map((d) => d.completion), mask: demos.map((d) => d.mask) };
+    },
+    evaluate: (model) => evaluateAgent(model, task, testSet, env, AGENT_MAX_COMPLETION),
+    pad: task.tokenizer.pad,
+  };
+}
+
+/** For the registry: the agent from the tool-use SFT checkpoint, or from the untrained model (init_from: 'base'). */
+export const agentFactory = lmTrainerFactory(
+  (model, overrides) => createAgentTrainer(model, createAgentLabTask(), resolveAgentConfig(overrides)),
+  (init, overrides) => (resolveAgentConfig(overrides).init_from === 'base' ? createTinyLM(agentModelConfig(createAgentLabTask()), 0) : loadTinyLM(init)),
+);

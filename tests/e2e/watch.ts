@@ -1,9 +1,9 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 // A string literal of tfjs-core that survives minification (site.spec.ts checks it really occurs there).
 export const TFJS_MARKER = 'tfjsflags';
 
-/** Records which script responses hold tfjs, and any page error. */
+/** Records which script responses hold tfjs (the page's and its workers'), and any page error. */
 export function watch(page: Page) {
   const seen = { tfjs: [] as string[], scripts: 0, errors: [] as string[] };
   page.on('pageerror', (error) => seen.errors.push(error.message));
@@ -17,4 +17,27 @@ export function watch(page: Page) {
     if (body.includes(TFJS_MARKER)) seen.tfjs.push(response.url());
   });
   return seen;
+}
+
+/** What this thread fetched, from its own resource timing: a worker's fetches are in its timeline, not the page's. */
+function timeline() {
+  const entries = performance.getEntriesByType('resource');
+  return { names: entries.map((e) => e.name), full: entries.length >= 250 }; // 250: the default buffer size
+}
+
+/** The tfjs scripts seen so far, split by the thread that loaded them: the page's main thread, or a live worker. */
+export async function tfjsByThread(page: Page, seen: ReturnType<typeof watch>) {
+  const [main, ...workers] = [await page.evaluate(timeline), ...(await Promise.all(page.workers().map((w) => w.evaluate(timeline))))];
+  if ([main, ...workers].some((t) => t.full)) throw new Error('a resource timing buffer is full: its list of scripts may be incomplete');
+  const inWorkers = workers.flatMap((t) => t.names);
+  return { main: seen.tfjs.filter((url) => main.names.includes(url)), workers: seen.tfjs.filter((url) => inWorkers.includes(url)) };
+}
+
+/** After an edit: tfjs was loaded, and only by a worker, never on the page's main thread. */
+export async function expectTfjsInWorkersOnly(page: Page, seen: ReturnType<typeof watch>) {
+  // The positive control first: the scripts that computed were seen, with tfjs in them, in a worker's timeline.
+  await expect.poll(async () => (await tfjsByThread(page, seen)).workers.length, { message: 'tfjs in a worker' }).toBeGreaterThan(0);
+  const split = await tfjsByThread(page, seen);
+  expect(split.main, `tfjs on the main thread of ${page.url()}`).toEqual([]);
+  expect(split.workers).toEqual(seen.tfjs); // every tfjs script seen belongs to a worker
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator } from '@playwright/test';
-import { watch } from './watch';
+import { expectTfjsInWorkersOnly, watch } from './watch';
 
 /** GAE by the textbook recursion, in plain JS: dones[t] = 1 means step t begins a new episode. */
 function gaeByHand(r: number[], v: number[], dones: number[], nextValue: number, nextDone: number, gamma: number, lam: number) {
@@ -52,14 +52,14 @@ test('the GAE calculator shows its build-time table without tfjs, then recompute
   expect(seen.scripts).toBeGreaterThan(0);
   expect(seen.tfjs).toEqual([]);
 
-  // Editing the rewards recomputes, with tfjs loaded on demand.
+  // Editing the rewards recomputes, with tfjs loaded on demand in the numeric worker.
   const rewards = calc.getByRole('textbox', { name: /^Rewards/ });
   await rewards.fill('1, 0, 1, 0, 2');
   const edited = gaeByHand([1, 0, 1, 0, 2], [0.5, 0.6, 0.8, 0.4, 0.7], [0, 0, 0, 1, 0], 0, 1, 0.99, 0.95);
   await expect(col(table, 'advantage').first()).toHaveText(signed(edited[0]));
   await expect(col(table, 'advantage')).toHaveText(edited.map(signed));
   await expect(calc.getByText('computing…')).toHaveCount(0);
-  await expect.poll(() => seen.tfjs.length).toBeGreaterThan(0);
+  await expectTfjsInWorkersOnly(page, seen);
 
   // The chapter's worked example: γ = 0.9, λ = 0.5, nextValue 0.4, nextDone unticked.
   await rewards.fill('0, 0, 1, 0');
@@ -159,7 +159,7 @@ test('the DPO loss explorer shows its build-time plot without tfjs, and its read
   await expect(lossPanel.locator('[data-mark="ipo"]')).toContainText('z = 1/(2β) = 5.00');
   expect(seen.tfjs).toEqual([]);
 
-  // β to 1: the readout changes, computed by the numeric face in the browser.
+  // β to 1: the readout changes, computed by the numeric face in the browser's numeric worker.
   const before = await sigmoidLine.getAttribute('d');
   const beta = dpo.getByRole('slider', { name: /^β/ });
   await beta.focus();
@@ -174,7 +174,7 @@ test('the DPO loss explorer shows its build-time plot without tfjs, and its read
   await expect(readout.locator('tr[data-loss-type="ipo"] td[data-col="weight"]')).toContainText('past the target');
   await expect(sigmoidLine).not.toHaveAttribute('d', before!);
   await expect(dpo.getByText('computing…')).toHaveCount(0);
-  expect(seen.tfjs.length).toBeGreaterThan(0);
+  await expectTfjsInWorkersOnly(page, seen);
 
   // label_smoothing changes sigmoid (conservative DPO), not hinge.
   const hingeLoss = await readout.locator('tr[data-loss-type="hinge"] td[data-col="loss"]').textContent();

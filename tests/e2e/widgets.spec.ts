@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { watch } from './watch';
+import { expectTfjsInWorkersOnly, watch } from './watch';
 
 const cells = (scope: ReturnType<Page['locator']>, scale: string) => scope.locator(`tbody td[data-scale="${scale}"]`);
 
-test('the advantage calculator shows its build-time table without tfjs, then computes live and explains bad input', async ({ page, request }) => {
+test('the advantage calculator shows its build-time table without tfjs, then computes live in a worker and explains bad input', async ({ page, request }) => {
   // The default table is in the static HTML itself: computed at build time, not in the browser.
   const html = await (await request.get('/chapters/grpo/')).text();
   expect(html).toContain('data-testid="advantage-table"');
@@ -33,7 +33,7 @@ test('the advantage calculator shows its build-time table without tfjs, then com
   await expect(calc).toContainText("With one group the batch is that group");
   await expect(cells(table, 'group').first()).toHaveClass(/\bpos\b/);
   await expect(cells(table, 'group').nth(1)).toHaveClass(/\bneg\b/);
-  await expect.poll(() => seen.tfjs.length).toBeGreaterThan(0); // loaded on demand, after the edit
+  await expectTfjsInWorkersOnly(page, seen); // loaded on demand, after the edit, off the main thread
 
   // Two groups: 'batch' divides by the std of all four rewards (0.5), 'group' by each group's own.
   await input.fill('1, 0; 1, 1');
@@ -92,7 +92,7 @@ test('the clip visualiser moves its clip boundary and flat region with the epsil
   await expect(negative.locator('figcaption')).toContainText('gradient is zero for r < 0.50');
   await expect(negative.locator('.clip-flat')).toHaveAttribute('data-flat', '0.00-0.50');
   await expect(clip.getByText('computing…')).toHaveCount(0);
-  expect(seen.tfjs.length).toBeGreaterThan(0);
+  await expectTfjsInWorkersOnly(page, seen);
 
   // ε_high moves only the upper boundary; the readout at r = 1.40 then shows A = +1 unclipped.
   const high = clip.locator('[data-advantage="positive"] line[data-boundary="high"]');

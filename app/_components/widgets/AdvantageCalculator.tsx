@@ -5,11 +5,11 @@ import './widgets.css';
 
 /**
  * Group-relative advantages of rewards the reader types. The default table is computed here, at build
- * time, so the chapter shows it at once; the browser loads tfjs only when the reader edits the rewards.
+ * time, so the chapter shows it at once; the browser starts the numeric worker (tfjs) only when the reader edits the rewards.
  */
 export async function AdvantageCalculator({ rewards = DEFAULT_REWARDS }: { rewards?: string }) {
   const parsed = parseRewards(rewards);
   if (!parsed.ok) throw new Error(`<AdvantageCalculator rewards="${rewards}">: ${parsed.error}`);
-  const table = computeAdvantages(await serverNumericFace(), parsed.groups);
+  const table = await computeAdvantages(await serverNumericFace(), parsed.groups);
   return <AdvantageCalculatorLazy initialText={rewards} initialTable={table} />;
 }

@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { computeAdvantages, MAX_REWARDS, parseRewards, SCALES, signed, type AdvantageTable } from './advantages';
 import { enteredBeforeHydration } from './hydration';
-import { useNumericFace } from './useNumericFace';
+import { useNumeric, type Job } from './useNumeric';
 
 const SCALE_HEADERS = {
   group: 'r − group mean, ÷ group std',
@@ -16,38 +16,31 @@ interface Props {
   initialTable: AdvantageTable;
 }
 
-/** Shows the build-time table until the reader edits; then loads the numeric face and recomputes live. */
+/** Shows the build-time table until the reader edits; then recomputes live in the numeric worker. */
 export function AdvantageCalculatorClient({ initialText, initialTable }: Props) {
   const id = useId();
   const [text, setText] = useState(initialText);
-  const edited = text !== initialText;
+  const [edited, setEdited] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   // This component's code loads after the page (lazy.tsx): keep what a quick reader typed before it arrived.
   useEffect(() => {
     const typed = enteredBeforeHydration(input.current?.parentElement ?? null).get('rewards');
-    if (typeof typed === 'string' && typed !== initialText) setText(typed);
+    if (typeof typed === 'string' && typed !== initialText) {
+      setText(typed);
+      setEdited(true);
+    }
   }, [initialText]);
 
-  const { face, loadError } = useNumericFace(edited, 'the calculator');
-
   const parsed = useMemo(() => parseRewards(text), [text]);
-  const live = useMemo((): AdvantageTable | string | null => {
-    if (!parsed.ok) return null;
-    if (!edited) return initialTable;
-    if (!face) return null;
-    try {
-      return computeAdvantages(face, parsed.groups);
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }, [parsed, edited, face, initialTable]);
+  const job = useMemo(
+    (): Job<AdvantageTable> => (parsed.ok && edited ? (face) => computeAdvantages(face, parsed.groups) : null),
+    [parsed, edited],
+  );
+  // The last good table stays on screen while the input is invalid or the worker is still answering.
+  const { value: shown, error: computeError, slow } = useNumeric(initialTable, job, 'the calculator');
 
-  // Keep the last good table on screen while the input is invalid or tfjs is still arriving.
-  const [shown, setShown] = useState(initialTable);
-  if (live && typeof live !== 'string' && live !== shown) setShown(live);
-
-  const error = parsed.ok ? (typeof live === 'string' ? live : loadError) : parsed.error;
-  const computing = parsed.ok && edited && !face && !loadError;
+  const error = parsed.ok ? computeError : parsed.error;
+  const computing = parsed.ok && slow;
   const stale = !parsed.ok || computing;
   const multi = shown.groups.length > 1;
   let row = 0;
@@ -70,7 +63,10 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
         value={text}
         aria-invalid={!parsed.ok}
         aria-describedby={`${id}-msg`}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setEdited(true);
+          setText(e.target.value);
+        }}
       />
       <div id={`${id}-msg`} aria-live="polite" className="widget-messages">
         {error ? <p className="widget-error">{error}</p> : null}

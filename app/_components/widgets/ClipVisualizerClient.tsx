@@ -1,17 +1,10 @@
 'use client';
 
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { ClipPanel } from './ClipPanel';
-import { clipAt, clipCurves, R_MAX, type ClipCurve, type ClipParams, type ClipPoint } from './clip';
-import { useNumericFace } from './useNumericFace';
+import { clipSnapshot, R_MAX, type ClipParams, type ClipSnapshot } from './clip';
+import { useNumeric, type Job } from './useNumeric';
 import { signed } from './advantages';
-
-export interface ClipSnapshot {
-  params: ClipParams;
-  ratio: number;
-  curves: ClipCurve[];
-  point: ClipPoint[];
-}
 
 interface Props {
   initial: ClipSnapshot;
@@ -20,24 +13,19 @@ interface Props {
 
 type Inputs = ClipParams & { ratio: number };
 
-/** Shows the build-time plot until a slider moves; then loads the numeric face and recomputes live. */
+/** Shows the build-time plot until a slider moves; then recomputes live in the numeric worker. */
 export function ClipVisualizerClient({ initial, range }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState<Inputs>({ ...initial.params, ratio: initial.ratio });
   const [edited, setEdited] = useState(false);
 
-  const { face, loadError } = useNumericFace(edited, 'the plot');
-
-  // While a slider is dragged, React keeps the thumb responsive and recomputes for the latest value it can.
-  const wanted = useDeferredValue(inputs);
-  const { epsilon, epsilonHigh, ratio } = wanted;
-  const curves = useMemo(() => (face ? safe(() => clipCurves(face, { epsilon, epsilonHigh })) : null), [face, epsilon, epsilonHigh]);
-  const point = useMemo(() => (face ? safe(() => clipAt(face, { epsilon, epsilonHigh }, ratio)) : null), [face, epsilon, epsilonHigh, ratio]);
-  const live = Array.isArray(curves) && Array.isArray(point);
-  const shown: ClipSnapshot = live ? { params: { epsilon, epsilonHigh }, ratio, curves, point } : initial;
-
-  const error = loadError ?? (typeof curves === 'string' ? curves : typeof point === 'string' ? point : null);
-  const computing = edited && !error && (!face || wanted !== inputs);
+  const { epsilon, epsilonHigh, ratio } = inputs;
+  const job = useMemo(
+    (): Job<ClipSnapshot> => (edited ? (face) => clipSnapshot(face, { epsilon, epsilonHigh }, ratio) : null),
+    [edited, epsilon, epsilonHigh, ratio],
+  );
+  // While a slider is dragged, the worker computes the latest value it can; the thumb never waits for it.
+  const { value: shown, error, slow: computing } = useNumeric(initial, job, 'the plot');
 
   const set = (key: keyof Inputs) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setEdited(true);
@@ -98,13 +86,4 @@ export function ClipVisualizerClient({ initial, range }: Props) {
       </table>
     </section>
   );
-}
-
-/** A bug in the math must not take the page down: show its message instead. */
-function safe<T>(f: () => T): T | string {
-  try {
-    return f();
-  } catch (e) {
-    return (e as Error).message;
-  }
 }

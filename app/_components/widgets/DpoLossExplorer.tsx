@@ -1,4 +1,4 @@
-import { BETA_RANGE, dpoAt, dpoCurves, LOSS_TYPES, LS_MAX, Z_MAX, type LossType } from './dpo-loss';
+import { BETA_RANGE, dpoSnapshot, LOSS_TYPES, LS_MAX, Z_MAX, type LossType } from './dpo-loss';
 import { DpoLossExplorerLazy } from './lazy';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
@@ -15,8 +15,8 @@ interface Props {
 
 /**
  * The DPO loss and its gradient weight against the implicit-reward margin z, per loss_type, with sliders
- * for β and label_smoothing. The default plot is computed here, at build time; the browser loads tfjs
- * only when a slider moves.
+ * for β and label_smoothing. The default plot is computed here, at build time; the browser starts the
+ * numeric worker (tfjs) only when a slider moves.
  */
 export async function DpoLossExplorer({ beta = 0.1, labelSmoothing = 0, z = 2, show = ['sigmoid', 'hinge'] }: Props) {
   const checks: [string, boolean][] = [
@@ -26,7 +26,6 @@ export async function DpoLossExplorer({ beta = 0.1, labelSmoothing = 0, z = 2, s
     [`show must list loss types among ${LOSS_TYPES.join(', ')}`, show.every((t) => LOSS_TYPES.includes(t))],
   ];
   for (const [message, ok] of checks) if (!ok) throw new Error(`<DpoLossExplorer>: ${message}`);
-  const face = await serverNumericFace();
-  const params = { beta, labelSmoothing };
-  return <DpoLossExplorerLazy initial={{ params, z, curves: dpoCurves(face, params), points: dpoAt(face, params, z) }} initialShow={show} />;
+  const initial = await dpoSnapshot(await serverNumericFace(), { beta, labelSmoothing }, z);
+  return <DpoLossExplorerLazy initial={initial} initialShow={show} />;
 }

@@ -1,31 +1,10 @@
 'use client';
 
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DpoPanel } from './DpoPanel';
-import {
-  BETA_RANGE,
-  dpoAt,
-  dpoCurves,
-  LOSS_TYPES,
-  LS_MAX,
-  num,
-  SMOOTHED,
-  Z_MAX,
-  type DpoCurve,
-  type DpoParams,
-  type DpoPoint,
-  type LossType,
-} from './dpo-loss';
+import { BETA_RANGE, dpoSnapshot, LOSS_TYPES, LS_MAX, num, Z_MAX, type DpoParams, type DpoPoint, type DpoSnapshot, type LossType } from './dpo-loss';
 import { enteredBeforeHydration } from './hydration';
-import { useNumericFace } from './useNumericFace';
-
-export interface DpoSnapshot {
-  params: DpoParams;
-  z: number;
-  /** All four loss types, in LOSS_TYPES order, so ticking one needs no computation. */
-  curves: DpoCurve[];
-  points: DpoPoint[];
-}
+import { useNumeric, type Job } from './useNumeric';
 
 interface Props {
   initial: DpoSnapshot;
@@ -41,10 +20,7 @@ const NOTES: Record<LossType, string> = {
   robust: 'robust DPO; equals sigmoid when label_smoothing = 0',
 };
 
-const PLAIN_TYPES = LOSS_TYPES.filter((t) => !SMOOTHED.includes(t));
-const SMOOTHED_TYPES = LOSS_TYPES.filter((t) => SMOOTHED.includes(t));
-
-/** Shows the build-time plot until a slider moves; then loads the numeric face and recomputes live. */
+/** Shows the build-time plot until a slider moves; then recomputes live in the numeric worker. */
 export function DpoLossExplorerClient({ initial, initialShow }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState<Inputs>({ ...initial.params, z: initial.z });
@@ -68,31 +44,13 @@ export function DpoLossExplorerClient({ initial, initialShow }: Props) {
     if (ticked.length !== initialShow.length || ticked.some((t) => !initialShow.includes(t))) setShow(new Set(ticked));
   }, [initial, initialShow]);
 
-  const { face, loadError } = useNumericFace(edited, 'the plot');
-
-  // While a slider is dragged, React keeps the thumb responsive and recomputes for the latest value it can.
-  const wanted = useDeferredValue(inputs);
-  const { beta, labelSmoothing, z } = wanted;
-  // hinge and ipo ignore label_smoothing, so moving that slider recomputes only sigmoid and robust.
-  const plainCurves = useMemo(() => (face ? safe(() => dpoCurves(face, { beta, labelSmoothing: 0 }, PLAIN_TYPES)) : null), [face, beta]);
-  const smoothedCurves = useMemo(
-    () => (face ? safe(() => dpoCurves(face, { beta, labelSmoothing }, SMOOTHED_TYPES)) : null),
-    [face, beta, labelSmoothing],
+  const { beta, labelSmoothing, z } = inputs;
+  const job = useMemo(
+    (): Job<DpoSnapshot> => (edited ? (face) => dpoSnapshot(face, { beta, labelSmoothing }, z) : null),
+    [edited, beta, labelSmoothing, z],
   );
-  const points = useMemo(() => (face ? safe(() => dpoAt(face, { beta, labelSmoothing }, z)) : null), [face, beta, labelSmoothing, z]);
-  const live = Array.isArray(plainCurves) && Array.isArray(smoothedCurves) && Array.isArray(points);
-  const shown: DpoSnapshot = live
-    ? {
-        params: { beta, labelSmoothing },
-        z,
-        curves: LOSS_TYPES.map((t) => [...plainCurves, ...smoothedCurves].find((c) => c.type === t)!),
-        points,
-      }
-    : initial;
-
-  const error =
-    loadError ?? [plainCurves, smoothedCurves, points].find((r): r is string => typeof r === 'string') ?? null;
-  const computing = edited && !error && (!face || wanted !== inputs);
+  // While a slider is dragged, the worker computes the latest value it can; the thumb never waits for it.
+  const { value: shown, error, slow: computing } = useNumeric(initial, job, 'the plot');
 
   const set = (key: keyof Inputs) => (e: React.ChangeEvent<HTMLInputElement>) => {
     setEdited(true);
@@ -204,13 +162,4 @@ function note(p: DpoPoint, params: DpoParams): string | null {
   if (p.type === 'ipo' && p.weight > 0) return 'short of the target 1/(2β): pushes z up';
   if (p.type === 'sigmoid' && params.labelSmoothing > 0 && p.weight < 0) return 'label smoothing pulls z back down';
   return null;
-}
-
-/** A bug in the math must not take the page down: show its message instead. */
-function safe<T>(f: () => T): T | string {
-  try {
-    return f();
-  } catch (e) {
-    return (e as Error).message;
-  }
 }

@@ -8,12 +8,12 @@ type Props = Partial<Omit<GaeInputs, 'nextValue'>> & { nextValue?: number | stri
 
 /**
  * GAE on a short trajectory the reader types: δ_t, A_t and R_t step by step. The default table is
- * computed here, at build time, so the chapter shows it at once; the browser loads tfjs only on an edit.
+ * computed here, at build time, so the chapter shows it at once; the browser starts the numeric worker (tfjs) only on an edit.
  */
 export async function GaeCalculator(props: Props) {
   const inputs: GaeInputs = { ...DEFAULT_GAE, ...props, nextValue: String(props.nextValue ?? DEFAULT_GAE.nextValue) };
   const parsed = parseGae(inputs);
   if (!parsed.ok) throw new Error(`<GaeCalculator>: ${Object.values(parsed.errors).join(' ')}`);
-  const table = computeGae(await serverNumericFace(), parsed.args);
+  const table = await computeGae(await serverNumericFace(), parsed.args);
   return <GaeCalculatorLazy initialInputs={inputs} initialTable={table} />;
 }

@@ -4,7 +4,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { signed } from './advantages';
 import { computeGae, MAX_STEPS, parseGae, plain, type GaeField, type GaeInputs, type GaeTable } from './gae';
 import { enteredBeforeHydration } from './hydration';
-import { useNumericFace } from './useNumericFace';
+import { useNumeric, type Job } from './useNumeric';
 
 interface Props {
   initialInputs: GaeInputs;
@@ -22,7 +22,7 @@ const cls = (x: number) => {
   return { text: v.text, className: v.sign > 0 ? 'pos' : v.sign < 0 ? 'neg' : 'zero' };
 };
 
-/** Shows the build-time table until the reader edits; then loads the numeric face and recomputes live. */
+/** Shows the build-time table until the reader edits; then recomputes live in the numeric worker. */
 export function GaeCalculatorClient({ initialInputs, initialTable }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState(initialInputs);
@@ -56,27 +56,13 @@ export function GaeCalculatorClient({ initialInputs, initialTable }: Props) {
     }
   }, [initialInputs]);
 
-  const { face, loadError } = useNumericFace(edited, 'the calculator');
-
   const parsed = useMemo(() => parseGae(inputs), [inputs]);
-  const live = useMemo((): GaeTable | string | null => {
-    if (!parsed.ok) return null;
-    if (!edited) return initialTable;
-    if (!face) return null;
-    try {
-      return computeGae(face, parsed.args);
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }, [parsed, edited, face, initialTable]);
-
-  // Keep the last good table on screen while the input is invalid or tfjs is still arriving.
-  const [shown, setShown] = useState(initialTable);
-  if (live && typeof live !== 'string' && live !== shown) setShown(live);
+  const job = useMemo((): Job<GaeTable> => (parsed.ok && edited ? (face) => computeGae(face, parsed.args) : null), [parsed, edited]);
+  // The last good table stays on screen while the input is invalid or the worker is still answering.
+  const { value: shown, error, slow } = useNumeric(initialTable, job, 'the calculator');
 
   const errors: Partial<Record<GaeField, string>> = parsed.ok ? {} : parsed.errors;
-  const error = typeof live === 'string' ? live : loadError;
-  const computing = parsed.ok && edited && !face && !loadError;
+  const computing = parsed.ok && slow;
   const stale = !parsed.ok || computing;
 
   const set = <K extends keyof GaeInputs>(key: K, value: GaeInputs[K]) => {

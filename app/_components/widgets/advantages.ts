@@ -1,7 +1,7 @@
 // AdvantageCalculator's logic, shared by the server (build-time default) and the browser (live edits):
 // parse what the reader typed, then ask the numeric face for the advantages under each scale_rewards.
 import { SCALE_REWARDS, type ScaleRewards } from '@/lib/rl/choices';
-import type { NumericFace } from './load-rl';
+import type { NumericFace } from './numeric-protocol';
 
 export const DEFAULT_REWARDS = '1, 0, 0, 0; 1, 1, 0, 1';
 export const MAX_REWARDS = 16;
@@ -62,12 +62,11 @@ function stats(xs: number[]): GroupStats {
   return { mean, std: Math.sqrt(ss / Math.max(xs.length - 1, 1)) };
 }
 
-export function computeAdvantages(face: NumericFace, groups: number[][]): AdvantageTable {
+export async function computeAdvantages(face: NumericFace, groups: number[][]): Promise<AdvantageTable> {
   const rewards = groups.flat();
   const numGenerations = groups[0].length;
-  const advantages = Object.fromEntries(
-    SCALES.map((scaleRewards) => [scaleRewards, face.grpoAdvantages({ rewards, numGenerations, scaleRewards }).advantages]),
-  ) as Record<ScaleRewards, number[]>;
+  const results = await Promise.all(SCALES.map((scaleRewards) => face.grpoAdvantages({ rewards, numGenerations, scaleRewards })));
+  const advantages = Object.fromEntries(SCALES.map((s, i) => [s, results[i].advantages])) as Record<ScaleRewards, number[]>;
   return { groups, advantages, stats: groups.map(stats), batch: stats(rewards) };
 }
 

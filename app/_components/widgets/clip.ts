@@ -1,6 +1,6 @@
 // ClipVisualizer's numbers, shared by the server (build-time default) and the browser (live sliders).
 // Per token, −loss = min(r·A, clip(r, 1−ε, 1+ε_high)·A) with r = exp(logp − old); old = 0 so log r = logp.
-import type { NumericFace } from './load-rl';
+import type { NumericFace } from './numeric-protocol';
 
 export const R_MAX = 2;
 const R_MIN = 1e-4; // log 0 is not finite; 1e-4 is r = 0 to the eye
@@ -31,6 +31,14 @@ export interface ClipPoint {
   grad: number;
 }
 
+/** Everything the widget draws for one setting of the sliders. */
+export interface ClipSnapshot {
+  params: ClipParams;
+  ratio: number;
+  curves: ClipCurve[];
+  point: ClipPoint[];
+}
+
 const one = (face: NumericFace, p: ClipParams, r: number, A: Advantage) =>
   face.grpoLoss({
     logps: [[Math.log(Math.max(r, R_MIN))]],
@@ -58,27 +66,30 @@ function flatIntervals(grad: { r: number; g: number }[]): [number, number][] {
 }
 
 /** Both curves: 8 single-token calls for the objective, one batched call (2 × ~85 rows) for the gradients. */
-export function clipCurves(face: NumericFace, p: ClipParams): ClipCurve[] {
+export async function clipCurves(face: NumericFace, p: ClipParams): Promise<ClipCurve[]> {
   const bounds = [1 - p.epsilon, 1 + p.epsilonHigh];
   const uniform = Array.from({ length: GRID }, (_, i) => (R_MAX * i) / (GRID - 1)).filter((r) => bounds.every((b) => Math.abs(r - b) > NEAR));
   const rs = [...uniform, ...bounds.flatMap((b) => [b - NEAR, b + NEAR])].sort((a, b) => a - b);
   const B = rs.length * ADVANTAGES.length;
+  const knots = [0, ...bounds, R_MAX];
   // lossType 'grpo' with one token per row: loss = mean over rows, so row b's own gradient is B × grad[b].
-  const { grad } = face.grpoLoss({
-    logps: ADVANTAGES.flatMap(() => rs.map((r) => [Math.log(Math.max(r, R_MIN))])),
-    oldLogps: Array.from({ length: B }, () => [0]),
-    advantages: ADVANTAGES.flatMap((A) => rs.map(() => A)),
-    mask: Array.from({ length: B }, () => [1]),
-    lossType: 'grpo',
-    epsilon: p.epsilon,
-    epsilonHigh: p.epsilonHigh,
-  });
+  const [{ grad }, ...objective] = await Promise.all([
+    face.grpoLoss({
+      logps: ADVANTAGES.flatMap(() => rs.map((r) => [Math.log(Math.max(r, R_MIN))])),
+      oldLogps: Array.from({ length: B }, () => [0]),
+      advantages: ADVANTAGES.flatMap((A) => rs.map(() => A)),
+      mask: Array.from({ length: B }, () => [1]),
+      lossType: 'grpo',
+      epsilon: p.epsilon,
+      epsilonHigh: p.epsilonHigh,
+    }),
+    ...ADVANTAGES.flatMap((A) => knots.map((r) => one(face, p, r, A))),
+  ]);
   return ADVANTAGES.map((A, k) => {
     const g = rs.map((r, i) => ({ r, g: grad[k * rs.length + i][0] * B }));
-    const knots = [0, ...bounds, R_MAX];
     return {
       A,
-      objective: knots.map((r) => ({ r, y: -one(face, p, r, A).loss })),
+      objective: knots.map((r, i) => ({ r, y: -objective[k * knots.length + i].loss })),
       grad: g,
       flat: flatIntervals(g),
     };
@@ -86,9 +97,12 @@ export function clipCurves(face: NumericFace, p: ClipParams): ClipCurve[] {
 }
 
 /** The objective and its gradient at one ratio, for the readout under the plots. */
-export function clipAt(face: NumericFace, p: ClipParams, r: number): ClipPoint[] {
-  return ADVANTAGES.map((A) => {
-    const out = one(face, p, r, A);
-    return { A, objective: -out.loss, grad: out.grad[0][0] };
-  });
+export async function clipAt(face: NumericFace, p: ClipParams, r: number): Promise<ClipPoint[]> {
+  const outs = await Promise.all(ADVANTAGES.map((A) => one(face, p, r, A)));
+  return ADVANTAGES.map((A, k) => ({ A, objective: -outs[k].loss, grad: outs[k].grad[0][0] }));
+}
+
+export async function clipSnapshot(face: NumericFace, params: ClipParams, ratio: number): Promise<ClipSnapshot> {
+  const [curves, point] = await Promise.all([clipCurves(face, params), clipAt(face, params, ratio)]);
+  return { params, ratio, curves, point };
 }

@@ -2,7 +2,7 @@
 // The margin z = (log π(y_w) − log π_ref(y_w)) − (log π(y_l) − log π_ref(y_l)); with the references at 0
 // and the rejected log-prob at 0, the chosen log-prob is z itself.
 import { DPO_LOSS_TYPES } from '@/lib/rl/choices';
-import type { NumericFace } from './load-rl';
+import type { NumericFace } from './numeric-protocol';
 
 export const Z_MAX = 10;
 export const BETA_RANGE = [0.01, 1] as const;
@@ -44,6 +44,15 @@ export interface DpoPoint {
   margin: number;
 }
 
+/** Everything the widget draws for one setting of the sliders. */
+export interface DpoSnapshot {
+  params: DpoParams;
+  z: number;
+  /** All four loss types, in LOSS_TYPES order, so ticking one needs no computation. */
+  curves: DpoCurve[];
+  points: DpoPoint[];
+}
+
 /** Where the hinge loss 1 − βz reaches 0, if inside the plot. */
 export const hingeKink = (beta: number) => (1 / beta <= Z_MAX ? 1 / beta : null);
 /** Where the IPO loss (z − 1/(2β))² is 0, if inside the plot. */
@@ -68,35 +77,40 @@ function call(face: NumericFace, type: LossType, p: DpoParams, zs: number[]) {
 const grid = (n: number) => Array.from({ length: n }, (_, i) => -Z_MAX + (2 * Z_MAX * i) / (n - 1));
 
 /** One loss type's curves: a single-row call per loss knot, two batched calls for the slopes and the weights. */
-export function dpoCurve(face: NumericFace, type: LossType, p: DpoParams): DpoCurve {
+export async function dpoCurve(face: NumericFace, type: LossType, p: DpoParams): Promise<DpoCurve> {
   const kink = type === 'hinge' ? hingeKink(p.beta) : null;
   const knots = type === 'hinge' ? [-Z_MAX, ...(kink !== null && kink < Z_MAX ? [kink] : []), Z_MAX] : grid(LOSS_KNOTS[type]);
   // loss is the mean over the B rows, so row b's own gradient is B × gradChosen[b].
-  const perRow = (zs: number[]) => {
-    const { gradChosen } = call(face, type, p, zs);
+  const perRow = async (zs: number[]) => {
+    const { gradChosen } = await call(face, type, p, zs);
     return gradChosen.map((g) => g * zs.length);
   };
-  const slopes = perRow(knots);
-  const loss = knots.map((z, i) => ({ z, y: call(face, type, p, [z]).loss, dy: slopes[i] }));
   let zs = grid(WEIGHT_GRID);
   if (kink !== null) {
     zs = [...zs.filter((z) => Math.abs(z - kink) > NEAR), kink - NEAR, ...(kink + NEAR <= Z_MAX ? [kink + NEAR] : [])];
     zs.sort((a, b) => a - b);
   }
-  const grads = perRow(zs);
+  const [slopes, grads, ...losses] = await Promise.all([perRow(knots), perRow(zs), ...knots.map((z) => call(face, type, p, [z]))]);
+  const loss = knots.map((z, i) => ({ z, y: losses[i].loss, dy: slopes[i] }));
   return { type, loss, smooth: type !== 'hinge', weight: zs.map((z, i) => ({ z, y: -grads[i] })) };
 }
 
-export function dpoCurves(face: NumericFace, p: DpoParams, types: readonly LossType[] = LOSS_TYPES): DpoCurve[] {
-  return types.map((t) => dpoCurve(face, t, p));
+export function dpoCurves(face: NumericFace, p: DpoParams, types: readonly LossType[] = LOSS_TYPES): Promise<DpoCurve[]> {
+  return Promise.all(types.map((t) => dpoCurve(face, t, p)));
 }
 
 /** Every loss type at one margin, for the readout under the plots. */
-export function dpoAt(face: NumericFace, p: DpoParams, z: number): DpoPoint[] {
-  return LOSS_TYPES.map((type) => {
-    const out = call(face, type, p, [z]);
+export async function dpoAt(face: NumericFace, p: DpoParams, z: number): Promise<DpoPoint[]> {
+  const outs = await Promise.all(LOSS_TYPES.map((type) => call(face, type, p, [z])));
+  return LOSS_TYPES.map((type, i) => {
+    const out = outs[i];
     return { type, loss: out.loss, weight: -out.gradChosen[0], margin: out.chosenRewards[0] - out.rejectedRewards[0] };
   });
+}
+
+export async function dpoSnapshot(face: NumericFace, params: DpoParams, z: number): Promise<DpoSnapshot> {
+  const [curves, points] = await Promise.all([dpoCurves(face, params), dpoAt(face, params, z)]);
+  return { params, z, curves, points };
 }
 
 /** About five round tick values covering [lo, hi]. */

@@ -1,6 +1,6 @@
 // GaeCalculator's logic, shared by the server (build-time default) and the browser (live edits): parse
 // the trajectory the reader typed, then ask the numeric face for the advantages and returns.
-import type { NumericFace } from './load-rl';
+import type { NumericFace } from './numeric-protocol';
 
 export const MAX_STEPS = 12;
 const MAX_ABS = 1000; // keeps the sums well inside float32
@@ -118,8 +118,8 @@ export interface GaeTable {
 }
 
 /** A_t and R_t from the numeric face; δ_t, for display only, in plain JS with the same rule. */
-export function computeGae(face: NumericFace, a: GaeArgs): GaeTable {
-  const { advantages, returns } = face.gae({
+export async function computeGae(face: NumericFace, a: GaeArgs): Promise<GaeTable> {
+  const { advantages, returns } = await face.gae({
     rewards: a.rewards,
     values: a.values,
     gamma: a.gamma,

@@ -18,6 +18,13 @@ export interface LabEntry {
 
 export const labs = [
   {
+    slug: 'agent',
+    title: 'An agent learns to use a calculator',
+    summary: 'A tiny model answers 3-digit products over several turns: it may call a calculator, read its answer, then reply. GRPO teaches it when to call; the trajectory viewer shows which tokens it is trained on.',
+    chapter: 'agentic-rl',
+    trainer: 'agent',
+  },
+  {
     slug: 'grpo',
     title: 'GRPO with a verifiable reward',
     summary: 'Start from an imperfect SFT checkpoint and train it with GRPO on 2-digit addition: sample groups, score them, and watch held-out accuracy climb.',

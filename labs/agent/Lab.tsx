@@ -1,0 +1,30 @@
+'use client';
+
+import { LabShell, type LabDefinition } from '../shell/LabShell';
+import { TrajectoryViewer } from './TrajectoryViewer';
+
+const AGENT_LAB: LabDefinition<'agent'> = {
+  trainer: 'agent',
+  fields: [
+    'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'use_tools', 'max_tool_calling_iterations',
+    'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
+    'beta', 'epsilon', 'temperature', 'loss_type', 'scale_rewards', 'max_completion_length', 'eval_steps', 'seed',
+  ],
+  charts: [
+    { title: 'Held-out accuracy (all, hard products, times-table facts)', metrics: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy'], kind: 'eval', domain: [0, 1] },
+    { title: 'Held-out tool use (share of episodes that call, by kind)', metrics: ['eval/tool_call_rate_hard', 'eval/tool_call_rate_easy'], kind: 'eval', domain: [0, 1] },
+    { title: 'Reward (mean and std)', metrics: ['reward', 'reward_std'], kind: 'train' },
+    { title: 'Calls per episode, and the share that failed (training)', metrics: ['tools/call_frequency', 'tools/failure_frequency'], kind: 'train' },
+    { title: 'Log-prob of the calculator’s tokens under the policy', metrics: ['observations/mean_logprob'], kind: 'train' },
+    { title: 'Results the model writes itself when no calculator answers', metrics: ['eval/fabricated_result_rate'], kind: 'eval', domain: [0, 1] },
+    { title: 'Episode length (tokens after the prompt)', metrics: ['completions/mean_length'], kind: 'train' },
+    { title: 'Loss', metrics: ['loss'], kind: 'train' },
+  ],
+  inspector: { title: 'Trajectory viewer', render: (samples) => <TrajectoryViewer samples={samples} /> },
+  evalMetric: ['eval/accuracy', 'held-out accuracy', true],
+};
+
+/** The agent lab: GRPO on calculator episodes, TRL's names, live charts, the trajectory viewer, runs. */
+export default function AgentLab() {
+  return <LabShell lab={AGENT_LAB} />;
+}

@@ -38,6 +38,15 @@ describe('train CLI', () => {
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 
+  it('runs the agent from its tool-use checkpoint, with the tool metrics on every line', () => {
+    const { code, stdout, stderr } = train('agent', '--backend', 'wasm', '--steps', '1', '--set', 'eval_steps=1', '--set', 'eval_samples=20');
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => `${l.kind}@${l.step}`)).toEqual(['eval@0', 'train@1', 'eval@1']);
+    for (const name of ['eval/accuracy', 'eval/tool_call_rate', 'eval/mean_turns']) expect(lines[0]).toHaveProperty([name]);
+    for (const name of ['tools/call_frequency', 'tools/failure_frequency', 'observations/mean_logprob', 'reward']) expect(lines[1]).toHaveProperty([name]);
+  }, 120_000);
+
   it('runs PPO on its grid world from a fresh actor-critic, with eval/return lines', () => {
     const { code, stdout, stderr } = train('ppo', '--steps', '2', '--set', 'eval_steps=2');
     expect(code, stderr).toBe(0);

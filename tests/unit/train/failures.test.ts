@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTinyLM } from '@/lib/models/checkpoint';
 import { configForTask } from '@/lib/models/presets';
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
+import { createAgentTask } from '@/lib/tasks/agent';
 import { createArithmeticTask } from '@/lib/tasks/arithmetic';
+import { createAgentTrainer } from '@/lib/train/agent-trainer';
+import { agentModelConfig } from '@/lib/train/lab-setup';
 import { ConfigError } from '@/lib/train/config';
 import { createDpoTrainer } from '@/lib/train/dpo-trainer';
 import { createGrpoTrainer } from '@/lib/train/grpo-trainer';
@@ -24,38 +27,41 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-/** Makes the model's forward pass throw on its `n`-th call from now (1-based), counting calls meanwhile. */
+/**
+ * Makes the model's forward pass throw on its `throwAt`-th call from now, or on its `throwAtGrad`-th call inside a
+ * gradient tape (the update's forward pass, inside tf.variableGrads), counting calls meanwhile.
+ */
 function sabotage(model: { forward: (...args: never[]) => unknown }) {
   const original = model.forward;
-  const state = { calls: 0, throwAt: Infinity };
+  const state = { calls: 0, gradCalls: 0, throwAt: Infinity, throwAtGrad: Infinity };
   model.forward = ((...args: never[]) => {
     state.calls += 1;
-    if (state.calls === state.throwAt) throw new Error('forced failure inside the step');
+    if (tf.engine().state.gradientDepth > 0) state.gradCalls += 1;
+    if (state.calls === state.throwAt || (tf.engine().state.gradientDepth > 0 && state.gradCalls === state.throwAtGrad)) throw new Error('forced failure inside the step');
     return original(...args);
   }) as typeof model.forward;
   return state;
 }
 
 /**
- * One burn-in step (Adam's slots), then a normal step to count forward calls; then steps that fail at the first,
- * a middle and the last of those calls: each must leave the tensor count exactly as it was, and the trainer must
- * still train afterwards.
+ * One burn-in step (Adam's slots), then a normal step to count forward calls; then steps that fail at the first
+ * forward call (sampling or the first pass), at the first and at the last forward pass inside a gradient tape (the
+ * updates): each must leave the tensor count exactly as it was, and the trainer must still train afterwards.
  */
 async function expectNoLeakOnThrow(trainer: StepTrainer, model: { forward: (...args: never[]) => unknown }) {
   const calls = sabotage(model);
   await trainer.trainStep();
-  calls.calls = 0;
+  [calls.calls, calls.gradCalls] = [0, 0];
   await trainer.trainStep();
-  const perStep = calls.calls;
-  expect(perStep).toBeGreaterThan(0);
+  const updates = calls.gradCalls;
+  expect(updates).toBeGreaterThan(0);
   const before = tf.memory().numTensors;
-  for (const at of new Set([1, Math.ceil(perStep / 2), perStep])) {
-    calls.calls = 0;
-    calls.throwAt = at;
-    await expect(trainer.trainStep()).rejects.toThrow('forced failure');
-    expect(tf.memory().numTensors, `throw at forward call ${at} of ${perStep}`).toBe(before);
+  for (const [what, at, atGrad] of [['first call', 1, Infinity], ['first update', Infinity, 1], ['last update', Infinity, updates]] as const) {
+    [calls.calls, calls.gradCalls, calls.throwAt, calls.throwAtGrad] = [0, 0, at, atGrad];
+    await expect(trainer.trainStep(), what).rejects.toThrow('forced failure');
+    expect(tf.memory().numTensors, `throw at the ${what}`).toBe(before);
   }
-  calls.throwAt = Infinity;
+  [calls.throwAt, calls.throwAtGrad] = [Infinity, Infinity];
   await trainer.trainStep();
   expect(tf.memory().numTensors).toBe(before);
 }
@@ -85,6 +91,15 @@ describe('a step that throws frees what it allocated', () => {
     for (let i = 0; i < 30; i++) await sft.trainStep();
     sft.dispose();
     const trainer = await createDpoTrainer(model, task, { per_device_train_batch_size: 4, num_prompts: 32, samples_per_prompt: 4, eval_samples: 10 });
+    await expectNoLeakOnThrow(trainer, model);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('the agent (multi-turn episodes with a calculator, observation log-probs)', async () => {
+    const agentTask = createAgentTask();
+    const model = createTinyLM({ ...agentModelConfig(agentTask), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
+    const trainer = createAgentTrainer(model, agentTask, { per_device_train_batch_size: 8, num_generations: 4, eval_samples: 10, beta: 0.04 });
     await expectNoLeakOnThrow(trainer, model);
     trainer.dispose();
     model.dispose();

@@ -25,6 +25,13 @@ export const labs = [
     trainer: 'agent',
   },
   {
+    slug: 'lora',
+    title: 'LoRA: what low rank buys and costs',
+    summary: 'Fine-tune the addition model on subtraction with full fine-tuning or LoRA at rank 1 to 16: compare accuracy, forgetting, trainable parameters and optimizer memory, see the rank of each update, merge the adapter and export it.',
+    chapter: 'sft-lora',
+    trainer: 'sft',
+  },
+  {
     slug: 'grpo',
     title: 'GRPO with a verifiable reward',
     summary: 'Start from an imperfect SFT checkpoint and train it with GRPO on 2-digit addition: sample groups, score them, and watch held-out accuracy climb.',

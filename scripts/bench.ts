@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { BACKEND_ORDER, selectBackend, type BackendName } from '@/lib/tf/backend';
-import { TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { checkpointFor, TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
 import { startTrainer } from '@/lib/train/start';
 import type { Trainer } from '@/lib/train/trainer';
@@ -56,7 +56,7 @@ function modelInfo(trainer: Trainer): ModelInfo {
 async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[]): Promise<TrainerResult> {
   const spec = TRAINERS[name];
   const overrides = { ...(SETUP_OVERRIDES[name] ?? {}) };
-  const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: spec.checkpoint, overrides };
+  const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: checkpointFor(name, overrides), overrides };
   const beforeCreate = tf.memory().numTensors;
   let trainer: Trainer | undefined;
   try {

@@ -3,6 +3,8 @@
  *   public/models/base.arlw        the arithmetic lab model freshly initialised (seed 0)
  *   public/models/sft.arlw         base after a deliberately short SFT run, so it is right on some held-out problems
  *                                  and wrong on many: RL has room to improve it.
+ *   public/models/addition-sft.arlw  the same SFT run continued to 600 steps: addition learned well, the old task
+ *                                  the LoRA lab watches while it fine-tunes on subtraction.
  *   public/models/agent-sft.arlw   the agent model (seed 0) after SFT on calculator demonstrations, 40% of them with a
  *                                  call: it calls the tool sometimes, not reliably, so GRPO can learn when to call.
  * Prints each SFT run as JSON lines and its final held-out metrics.
@@ -21,6 +23,8 @@ import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
 
 /** Steps of SFT for the shipped arithmetic checkpoint: chosen so held-out accuracy lands well short of its ceiling. */
 export const SFT_CHECKPOINT_STEPS = 170;
+/** Where the same run stops for the LoRA lab's addition model. */
+export const ADDITION_SFT_STEPS = 600;
 /** The agent's SFT: demonstrations call the calculator with this probability, for this many steps. */
 export const AGENT_SFT = { toolRate: 0.4, steps: 700 } as const;
 
@@ -52,6 +56,8 @@ await write(model, CHECKPOINTS.base);
 const sft = createSftTrainer(model, task, { max_steps: SFT_CHECKPOINT_STEPS, seed: 0 });
 await run('sft', sft, SFT_CHECKPOINT_STEPS, 25);
 await write(model, CHECKPOINTS.sft);
+await run('addition-sft', sft, ADDITION_SFT_STEPS - SFT_CHECKPOINT_STEPS, 100); // the same trainer: its data stream goes on
+await write(model, CHECKPOINTS.addition_sft);
 sft.dispose();
 model.dispose();
 

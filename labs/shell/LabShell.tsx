@@ -1,8 +1,8 @@
 'use client';
 
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
-import { defaults, ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
+import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
 import { MetricChart, type ChartSpec } from './MetricChart';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
@@ -20,15 +20,37 @@ export interface LabDefinition<N extends TrainerName> {
   inspector: { title: string; render(samples: StepSample<N>[], settings: Settings): ReactNode };
   /** The metric the status line reports after each evaluation, e.g. ['eval/accuracy', 'held-out accuracy', true]. */
   evalMetric: [name: string, label: string, percent: boolean];
+  /** The presets this lab offers (default: all of the trainer's), the first being where the lab starts. */
+  presets?: string[];
+  /** Buttons for the trainer's actions (Trainer.actions), usable once a run is paused or finished. */
+  actions?: { name: string; label: string; help: string }[];
+}
+
+/** A download link for bytes an action made; the object URL is freed when the link goes. */
+function FileLink({ file }: { file: { name: string; bytes: Uint8Array } }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const href = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'application/octet-stream' }));
+    setUrl(href);
+    return () => URL.revokeObjectURL(href);
+  }, [file]);
+  return url ? (
+    <a href={url} download={file.name}>
+      Download {file.name} ({(file.bytes.length / 1024).toFixed(1)} KB)
+    </a>
+  ) : null;
 }
 
 /** Every lab's shell: settings named as TRL's config, training in a worker, live charts, an inspector, runs. */
 export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabDefinition<N> }) {
   const { trainer, fields, charts, inspector, evalMetric } = definition;
-  const { schema, presets } = trainerSettings(trainer);
+  const { schema, presets: allPresets } = trainerSettings(trainer);
+  const offered = definition.presets;
+  const presets = useMemo(() => (offered ? Object.fromEntries(offered.map((name) => [name, allPresets[name]])) : allPresets), [offered, allPresets]);
+  const firstPreset = definition.presets?.[0] ?? 'default';
   const lab = useLabWorker(trainer);
-  const [settings, setSettings] = useState<Settings>(() => defaults(schema));
-  const [preset, setPreset] = useState('default');
+  const [settings, setSettings] = useState<Settings>(() => presetSettings(schema, presets[firstPreset]));
+  const [preset, setPreset] = useState(firstPreset);
   const [backendChoice, setBackendChoice] = useState<BackendName | 'auto'>('auto');
   const [notices, setNotices] = useState<string[]>([]);
   const [saved, setSaved] = useState<SavedRun[]>([]);
@@ -40,20 +62,20 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   // Settings come from the URL once, then go back into it on every change: a link reproduces the run.
   useEffect(() => {
-    const { settings: fromUrl, preset: p, backend, problems } = decodeSettings(schema, presets, window.location.search);
+    const { settings: fromUrl, preset: p, backend, problems } = decodeSettings(schema, presets, window.location.search, firstPreset);
     setSettings(fromUrl);
     setPreset(p);
     setBackendChoice(backend);
     setNotices(problems.map((problem) => `Link settings: ${problem}.`));
     loaded.current = true;
-  }, [schema, presets]);
+  }, [schema, presets, firstPreset]);
   useEffect(() => {
     if (!loaded.current) return;
-    const query = encodeSettings(schema, settings, preset);
+    const query = encodeSettings(schema, presets, settings, preset, firstPreset);
     const backend = backendChoice === 'auto' ? '' : `${query ? '&' : ''}backend=${backendChoice}`;
     const url = `${window.location.pathname}${query || backend ? `?${query}${backend}` : ''}${window.location.hash}`;
     window.history.replaceState(null, '', url);
-  }, [schema, settings, preset, backendChoice]);
+  }, [schema, presets, settings, preset, backendChoice, firstPreset]);
 
   /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
   const archive = () => {
@@ -193,6 +215,30 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         <h3>{inspector.title}</h3>
         {inspector.render(status.samples, runSettings.current)}
       </section>
+
+      {definition.actions?.length ? (
+        <section className="lab-section" aria-label="Actions">
+          <h3>Actions</h3>
+          <p className="inspector-legend">They act on the current run between steps: pause it or let it finish first.</p>
+          {definition.actions.map((a) => {
+            const result = status.actions[a.name];
+            return (
+              <div className="lab-action" key={a.name}>
+                <button type="button" onClick={() => lab.action(a.name)} disabled={!(status.state === 'paused' || status.state === 'done' || status.state === 'stopped')}>
+                  {a.label}
+                </button>{' '}
+                <span className="setting-help">{a.help}</span>
+                {result ? (
+                  <p className="lab-action-result" role="status" aria-label={`${a.label}: result`}>
+                    {result.summary}{' '}
+                    {result.file ? <FileLink file={result.file} /> : null}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
+        </section>
+      ) : null}
 
       <section className="lab-section" aria-label="Runs">
         <h3>Runs</h3>

@@ -6,11 +6,14 @@ import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
+import type { ActionResult } from '@/lib/train/trainer';
 
 export type ToWorker =
   /** Start training (building the trainer first if needed), or resume a paused run. */
   | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, FieldValue>; backend: BackendName | 'auto' }
   | { type: 'pause' }
+  /** Run one of the trainer's actions (lib/train/trainer.ts) on the current run, between steps. */
+  | { type: 'action'; runId: number; name: string }
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
 
@@ -21,4 +24,5 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   /** What trainer N's inspect() returned after a training step. */
   | { type: 'samples'; runId: number; step: number; data: InspectOf<N> }
   | { type: 'state'; runId: number; state: RunState; error?: string }
+  | { type: 'action'; runId: number; name: string; result: ActionResult }
   | { type: 'error'; runId: number; message: string };

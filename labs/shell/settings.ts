@@ -4,14 +4,18 @@
  * and ignored, never evaluated.
  */
 import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
-import { defaults, ownEntry, parseAssignment, presetSettings, quoteInput, resolve, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
+import { ownEntry, parseAssignment, presetSettings, quoteInput, resolve, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
 
 export type Settings = Record<string, FieldValue>;
 
-export function encodeSettings(schema: Schema, settings: Settings, preset: string): string {
-  const base = defaults(schema);
+/**
+ * The link for `settings` under `preset`: the preset's name (unless it is the lab's first, `home`), the seed, and the
+ * fields that differ from what the preset sets, so a link stays short and reads as "this preset, but…".
+ */
+export function encodeSettings(schema: Schema, presets: PresetTable, settings: Settings, preset: string, home = 'default'): string {
+  const base = presetSettings(schema, ownEntry(presets, preset));
   const params = new URLSearchParams();
-  if (preset !== 'default') params.set('preset', preset);
+  if (preset !== home) params.set('preset', preset);
   for (const [key, value] of Object.entries(settings)) {
     if (key === 'seed' || value !== base[key]) params.set(key, String(value));
   }
@@ -30,6 +34,7 @@ export function decodeSettings(
   schema: Schema,
   presets: PresetTable,
   query: string,
+  home = 'default',
 ): { settings: Settings; preset: string; backend: BackendName | 'auto'; problems: string[] } {
   const params = new URLSearchParams(query); // never throws: bad escapes stay as written, bad UTF-8 becomes U+FFFD
   const problems: string[] = [];
@@ -43,10 +48,10 @@ export function decodeSettings(
   for (const [key, count] of seen) if (count > 1 && isLinkKey(schema, key)) problems.push(`${quoteInput(key)} appears ${count} times; the first value was used`);
   const firstValue = (key: string) => first.find(([k]) => k === key)?.[1];
 
-  let preset = firstValue('preset') ?? 'default';
+  let preset = firstValue('preset') ?? home;
   if (!ownEntry(presets, preset)) {
     problems.push(`unknown preset ${quoteInput(preset)}`);
-    preset = 'default';
+    preset = home;
   }
   let backend: BackendName | 'auto' = 'auto';
   const backendText = firstValue('backend');

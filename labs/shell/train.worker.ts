@@ -50,6 +50,21 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   session = { runId, run, started, finished: run.run() };
 }
 
+/**
+ * Runs a trainer action on a run that is not training (paused, finished, stopped), once its last step has ended. The
+ * run cannot resume meanwhile: 'train' messages wait in the queue behind this one.
+ */
+async function action(message: Extract<ToWorker, { type: 'action' }>) {
+  const current = session;
+  if (!current || current.runId !== message.runId) throw new Error('there is no run to act on: train first');
+  const act = current.started.trainer.actions?.[message.name];
+  if (!act) throw new Error(`this trainer has no action "${message.name}"`);
+  if (current.run.state === 'running') throw new Error('pause the run first: an action runs between steps');
+  await current.run.whenIdle(); // a paused run may still be finishing its last step
+  const result = await act();
+  post({ type: 'action', runId: message.runId, name: message.name, result });
+}
+
 async function reset() {
   if (!session) return;
   const { run, started, finished } = session;
@@ -67,9 +82,10 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     try {
       if (message.type === 'train') await start(message);
       else if (message.type === 'pause') session?.run.pause();
+      else if (message.type === 'action') await action(message);
       else if (message.type === 'reset') await reset();
     } catch (error) {
-      const runId = message.type === 'train' ? message.runId : (session?.runId ?? -1);
+      const runId = message.type === 'train' || message.type === 'action' ? message.runId : (session?.runId ?? -1);
       post({ type: 'error', runId, message: errorText(error) });
     }
   });

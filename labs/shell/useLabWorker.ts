@@ -5,6 +5,7 @@ import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
+import type { ActionResult } from '@/lib/train/trainer';
 import type { FromWorker, ToWorker } from './protocol';
 
 /** One step's inspector data, as trainer N's inspect() returned it. */
@@ -21,11 +22,13 @@ export interface LabWorkerState<N extends TrainerName> {
   /** Samples of the last steps, newest last (for inspectors). */
   samples: StepSample<N>[];
   error: string | null;
+  /** The last result of each trainer action the reader asked for, by action name. */
+  actions: Record<string, ActionResult>;
 }
 
 const KEEP_SAMPLES = 30;
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null };
+  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null, actions: {} };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -51,8 +54,10 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
             return { ...s, samples: [...s.samples, { step: message.step, data: message.data }].slice(-KEEP_SAMPLES) };
           case 'state':
             return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null) };
+          case 'action':
+            return { ...s, actions: { ...s.actions, [message.name]: message.result } };
           case 'error':
-            return { ...s, state: 'failed', error: message.message };
+            return { ...s, state: s.state === 'running' || s.state === 'idle' ? 'failed' : s.state, error: message.message };
         }
       });
     };
@@ -74,6 +79,8 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       send({ type: 'train', runId: runId.current, trainer, overrides, backend });
     },
     pause: () => send({ type: 'pause' }),
+    /** Asks the trainer to run one of its actions; the result arrives in status.actions[name]. */
+    action: (name: string) => send({ type: 'action', runId: runId.current, name }),
     /** Forget the run; keeps the worker (and its backend) for the next one. */
     reset() {
       runId.current += 1;

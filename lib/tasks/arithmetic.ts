@@ -5,7 +5,9 @@ import { createCharTokenizer, type CharTokenizer } from './tokenizer';
  * A verifiable task a tiny LM can learn: d-digit arithmetic in GSM8K's answer format.
  *   prompt      "<bos>07+45="            (operands zero-padded, so every prompt has the same length)
  *   completion  "#### 52<eos>"           plain
- *               "12,5 #### 52<eos>"      scratchpad (addition only): column sums units first, then the answer
+ *               "12,5 #### 52<eos>"      scratchpad (addition): column sums units first, carries included
+ *   prompt      "<bos>45-07="            subtraction keeps a ≥ b, so answers are never negative
+ *   completion  "-2,3 #### 38<eos>"      scratchpad (subtraction): column differences units first, borrows included
  */
 export type Operator = '+' | '-' | '*';
 
@@ -13,7 +15,7 @@ export interface ArithmeticConfig {
   /** Digits per operand. 2 → 0..99. */
   digits: number;
   operators: Operator[];
-  /** Writes column sums (with carries) before the answer; addition only. */
+  /** Writes column sums (addition) or differences (subtraction), carries and borrows included, before the answer. */
   scratchpad: boolean;
   /** Share of all problems kept out of training, decided by a hash so the split never changes. */
   held_out_fraction: number;
@@ -66,7 +68,7 @@ export function createArithmeticTask(overrides: Partial<ArithmeticConfig> = {}):
   const { digits, operators, scratchpad, held_out_fraction } = config;
   if (!Number.isInteger(digits) || digits < 1 || digits > 4) throw new Error(`digits must be 1..4, got ${digits}`);
   if (operators.length === 0) throw new Error('operators must not be empty');
-  if (scratchpad && operators.some((o) => o !== '+')) throw new Error('scratchpad is only defined for addition');
+  if (scratchpad && operators.some((o) => o === '*')) throw new Error('scratchpad is only defined for addition and subtraction');
   if (!(held_out_fraction > 0 && held_out_fraction < 1)) throw new Error('held_out_fraction must be in (0, 1)');
   const tokenizer = createCharTokenizer();
   const max = 10 ** digits;
@@ -77,16 +79,20 @@ export function createArithmeticTask(overrides: Partial<ArithmeticConfig> = {}):
   const make = (a: number, b: number, op: Operator): Problem => {
     const answer = String(op === '+' ? a + b : op === '-' ? a - b : a * b);
     const prompt = `${pad(a, digits)}${op}${pad(b, digits)}=`;
-    const work = scratchpad ? `${columnSums(a, b, digits).join(',')} ` : '';
+    const work = scratchpad ? `${(op === '-' ? columnDifferences(a, b, digits) : columnSums(a, b, digits)).join(',')} ` : '';
     return { a, b, op, prompt, completion: `${work}#### ${answer}`, answer };
   };
 
-  const draw = (rng: Rng): Problem => make(rng.int(max), rng.int(max), operators[rng.int(operators.length)]);
+  /** Subtraction keeps the larger operand first: a − b ≥ 0. */
+  const draw = (rng: Rng): Problem => {
+    const [x, y, op] = [rng.int(max), rng.int(max), operators[rng.int(operators.length)]];
+    return op === '-' && x < y ? make(y, x, op) : make(x, y, op);
+  };
 
   const longestAnswer = Math.max(
     ...operators.map((op) => String(op === '+' ? 2 * (max - 1) : op === '-' ? -(max - 1) : (max - 1) ** 2).length),
   );
-  const longestWork = scratchpad ? digits * 3 : 0; // each column sum ≤ 2 chars, plus separators
+  const longestWork = scratchpad ? digits * 3 : 0; // each column sum or difference ≤ 2 chars, plus separators
   return {
     config,
     tokenizer,
@@ -109,6 +115,7 @@ export function createArithmeticTask(overrides: Partial<ArithmeticConfig> = {}):
         const op = operators[k % operators.length];
         const rest = Math.floor(k / operators.length);
         const [a, b] = [rest % max, Math.floor(rest / max)];
+        if (op === '-' && a < b) continue;
         if (isHeldOut(a, b, op)) out.push(make(a, b, op));
       }
       if (out.length < n) throw new Error(`testSet(${n}): only ${out.length} problems are held out`);
@@ -129,6 +136,18 @@ export function columnSums(a: number, b: number, digits: number): number[] {
     carry = s >= 10 ? 1 : 0;
   }
   return sums;
+}
+
+/** Column differences of a − b (a ≥ b), units first, each including the borrow: 45−07 → [−2, 3] (5−7, then 4−0−1). */
+export function columnDifferences(a: number, b: number, digits: number): number[] {
+  const diffs: number[] = [];
+  let borrow = 0;
+  for (let i = 0; i < digits; i++) {
+    const d = (Math.floor(a / 10 ** i) % 10) - (Math.floor(b / 10 ** i) % 10) - borrow;
+    diffs.push(d);
+    borrow = d < 0 ? 1 : 0;
+  }
+  return diffs;
 }
 
 function pad(n: number, digits: number): string {

@@ -15,6 +15,11 @@ export function createLabTask(): ArithmeticTask {
   return createArithmeticTask({ digits: 2, operators: ['+'], scratchpad: true });
 }
 
+/** The arithmetic lab's datasets: addition (the labs' task) and subtraction (the LoRA lab's new task), same model. */
+export function arithmeticTaskFor(dataset: 'addition' | 'subtraction'): ArithmeticTask {
+  return dataset === 'addition' ? createLabTask() : createArithmeticTask({ digits: 2, operators: ['-'], scratchpad: true });
+}
+
 /** 27.6k parameters (lib/models/presets.ts has the measurements behind the size). */
 export function labModelConfig(task: ArithmeticTask): TinyLMConfig {
   return configForTask(task);
@@ -40,6 +45,8 @@ export const CHECKPOINTS = {
   base: 'models/base.arlw',
   /** The base model after a deliberately short SFT run: right on some problems, wrong on many, so RL has room. */
   sft: 'models/sft.arlw',
+  /** The same SFT run continued to 600 steps: addition learned well (the LoRA lab's old task). */
+  addition_sft: 'models/addition-sft.arlw',
   /** The agent model after SFT on demonstrations that use the calculator about half the time: it calls sometimes. */
   agent_sft: 'models/agent-sft.arlw',
 } as const;

@@ -5,7 +5,7 @@
  * page can read schemas and presets from here on its main thread.
  */
 import { agentPresets, agentSchema } from './agent-config';
-import type { Presets, PresetTable, Schema } from './config';
+import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from './config';
 import { dpoPresets, dpoSchema } from './dpo-config';
 import { grpoPresets, grpoSchema } from './grpo-config';
 import type { CheckpointName } from './lab-setup';
@@ -18,8 +18,11 @@ export interface TrainerSpec<S extends Schema, I> {
   summary: string;
   schema: S;
   presets: Presets<S>;
-  /** The shipped checkpoint it fine-tunes (lib/train/lab-setup.ts CHECKPOINTS), or null: it builds its own model. */
-  checkpoint: CheckpointName | null;
+  /**
+   * The shipped checkpoint it fine-tunes (lib/train/lab-setup.ts CHECKPOINTS), or null: it builds its own model. A
+   * function picks one from the config (validated first, so a bad override fails before anything is read).
+   */
+  checkpoint: CheckpointName | null | ((config: ConfigOf<S>) => CheckpointName | null);
   /** A cumulative metric every step logs, and its unit: the benchmark's throughput is its change per second. */
   throughput: { metric: string; unit: string };
   /** The trainer's code, loaded on first use. */
@@ -34,7 +37,7 @@ const ENTRIES = {
     summary: 'supervised fine-tuning on reference answers (completion-only loss), optionally with LoRA',
     schema: sftSchema,
     presets: sftPresets,
-    checkpoint: 'base',
+    checkpoint: (config) => (config.init_from === 'addition_sft' ? 'addition_sft' : 'base'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     load: () => import('./sft-trainer').then((m) => m.sftFactory),
   }),
@@ -94,4 +97,10 @@ export function trainerNamed(name: string): TrainerName | null {
 export function trainerSettings(name: TrainerName): { schema: Schema; presets: PresetTable } {
   const { schema, presets } = TRAINERS[name];
   return { schema, presets };
+}
+
+/** The shipped checkpoint trainer `name` starts from under these overrides (validated first: a ConfigError if bad). */
+export function checkpointFor(name: TrainerName, overrides: Record<string, unknown>): CheckpointName | null {
+  const { checkpoint, schema } = TRAINERS[name] as TrainerSpec<Schema, unknown>;
+  return typeof checkpoint === 'function' ? checkpoint(resolve(schema, overrides)) : checkpoint;
 }

@@ -40,6 +40,9 @@ export class TrainingRun {
   private step = 0;
   private stopRequested = false;
   private resumeGate: (() => void) | null = null;
+  /** Whether a step (or its evaluation) is in flight, and who waits for it to end. */
+  private stepping = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly trainer: StepTrainer,
@@ -65,15 +68,34 @@ export class TrainingRun {
         if (this.isPaused()) await new Promise<void>((resolve) => (this.resumeGate = resolve));
         if (this.stopRequested) return this.setState('stopped');
         this.step += 1;
+        this.stepping = true;
         if (!(await this.log('train', () => this.trainer.trainStep()))) return this.state;
         await this.options.afterStep?.(this.step);
         const evalDue = this.options.evalEvery > 0 && (this.step % this.options.evalEvery === 0 || this.step === this.options.maxSteps);
         if (evalDue && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
+        this.settle();
       }
       return this.setState('done');
     } catch (error) {
       return this.fail(`Training failed at step ${this.step}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.settle();
     }
+  }
+
+  /**
+   * Resolves once no step is in flight. After pause() the state reads 'paused' at once, but the step already under
+   * way finishes first: anything that touches the model between steps (a lab's action) waits for this.
+   */
+  whenIdle(): Promise<void> {
+    return this.stepping ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  private settle(): void {
+    this.stepping = false;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    waiters.forEach((resolve) => resolve());
   }
 
   /** Takes effect between steps: the step in flight finishes first. */

@@ -13,10 +13,24 @@ export const sftSchema = {
   lora_alpha: { kind: 'number', default: 8, min: 0, max: 1024, exclusiveMin: true, reason: 'α = 2r, PEFT’s common ratio (scaling α/r = 2).' },
   lora_dropout: { kind: 'number', default: 0, min: 0, max: 0.9, reason: 'Tiny models underfit; dropout would only slow learning.' },
   use_rslora: { kind: 'boolean', default: false, reason: 'Plain LoRA scaling α/r; rsLoRA (α/√r) matters at larger ranks.' },
+  target_modules: { kind: 'choice', default: 'all-linear', choices: ['all-linear', 'attention', 'mlp'] as const, reason: 'PEFT’s "all-linear": every linear layer but the output head (here qkv, out, fc1, fc2); "attention" is qkv and out, "mlp" fc1 and fc2.' },
+  dataset: { kind: 'choice', default: 'addition', choices: ['addition', 'subtraction'] as const, reason: '2-digit addition with column sums; subtraction (a ≥ b, column differences) is the LoRA lab’s new task.' },
+  replay_fraction: { kind: 'number', default: 0, min: 0, max: 0.9, reason: 'Share of each batch drawn from the old task (addition) while fine-tuning on subtraction: replay, the classic cure for forgetting. 0 = none.' },
+  init_from: { kind: 'choice', default: 'base', choices: ['base', 'addition_sft'] as const, reason: '"base" is the untrained model; "addition_sft" has learned addition (93.5% held out), the old task the LoRA lab watches for forgetting.' },
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same run, on one backend.' },
 } satisfies Schema;
 
+/** The LoRA lab's runs: fine-tune the addition model on subtraction, fully or through adapters, and watch both tasks. */
+const newTask = { dataset: 'subtraction', init_from: 'addition_sft', max_steps: 300, eval_steps: 25 } as const;
+const lora = (r: number, extra: { use_rslora?: boolean } = {}) => ({ ...newTask, use_peft: true, r, lora_alpha: 8, learning_rate: 1e-2, ...extra });
+
 export const sftPresets = {
-  default: { description: 'Full fine-tuning with the defaults above.', overrides: {} },
+  default: { description: 'SFT of the untrained model on addition, full fine-tuning with the defaults above.', overrides: {} },
   lora: { description: 'LoRA adapters only (r = 4, α = 8): far fewer trainable parameters, a higher learning rate.', overrides: { use_peft: true, learning_rate: 1e-2 } },
+  full_ft: { description: 'Full fine-tuning of the addition model on subtraction: every weight trains.', overrides: { ...newTask } },
+  lora_r1: { description: 'LoRA rank 1 on every linear layer (α = 8): 1,024 trainable parameters against full fine-tuning’s 27,606.', overrides: lora(1) },
+  lora_r4: { description: 'LoRA rank 4 (α = 8, so the scale α/r is 2).', overrides: lora(4) },
+  lora_r16: { description: 'LoRA rank 16 with the same α = 8: the scale α/r falls to 0.5.', overrides: lora(16) },
+  lora_r16_rslora: { description: 'LoRA rank 16 with rsLoRA: the scale is α/√r = 2, as rank 4’s α/r.', overrides: lora(16, { use_rslora: true }) },
+  full_ft_replay: { description: 'Full fine-tuning with a quarter of each batch replaying addition: the old task survives.', overrides: { ...newTask, replay_fraction: 0.25 } },
 } satisfies Presets<typeof sftSchema>;

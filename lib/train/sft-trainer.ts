@@ -8,7 +8,8 @@ import { createRng, type Rng } from '@/lib/random';
 import { sftLoss } from '@/lib/rl/sft';
 import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
 import { resolve, type ConfigOf } from './config';
-import { createLabTask } from './lab-setup';
+import { arithmeticTaskFor } from './lab-setup';
+import { exportAdapter, mergeCheck, snapshotLinearWeights, updateSpectrum, type UpdateSpectrum } from './lora-analysis';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
 import { optimizerStep, StepTimer } from './optim';
@@ -18,7 +19,7 @@ import { sftSchema } from './sft-config';
 
 export type SftConfig = ConfigOf<typeof sftSchema>;
 
-export interface SftTrainer extends LmTrainer<typeof sftSchema, null> {
+export interface SftTrainer extends LmTrainer<typeof sftSchema, UpdateSpectrum> {
   readonly config: SftConfig;
 }
 
@@ -31,12 +32,25 @@ export interface SftSource {
   pad: number;
 }
 
-/** The arithmetic task's reference answers, every completion token in the loss; greedy held-out accuracy. */
-export function arithmeticSftSource(task: ArithmeticTask, evalSamples: number): SftSource {
+/**
+ * The arithmetic task's reference answers, every completion token in the loss; greedy held-out accuracy, and with
+ * `oldTask`, accuracy on the task the model knew before (eval/old_task_accuracy: forgetting).
+ */
+export function arithmeticSftSource(task: ArithmeticTask, evalSamples: number, oldTask: ArithmeticTask | null = null, replayFraction = 0): SftSource {
   const testSet: Problem[] = task.testSet(evalSamples);
+  const oldTestSet = oldTask?.testSet(evalSamples) ?? [];
   return {
-    batch: (n, rng) => referenceCompletions(task, task.sample('train', n, rng)),
-    evaluate: (model) => evaluateOnTestSet(model, task, testSet),
+    batch(n, rng) {
+      // With replay, a fixed share of each batch comes from the old task (same prompt length, same tokenizer).
+      const replayed = oldTask ? Math.round(n * replayFraction) : 0;
+      const problems = [...task.sample('train', n - replayed, rng), ...(oldTask && replayed > 0 ? oldTask.sample('train', replayed, rng) : [])];
+      return referenceCompletions(task, problems);
+    },
+    async evaluate(model) {
+      const metrics = await evaluateOnTestSet(model, task, testSet);
+      if (oldTask) metrics['eval/old_task_accuracy'] = (await evaluateOnTestSet(model, oldTask, oldTestSet))['eval/accuracy'];
+      return metrics;
+    },
     pad: task.tokenizer.pad,
   };
 }
@@ -48,13 +62,19 @@ export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: 
 
 /** SFT of `base` (or of LoRA adapters on it) on a source's demonstrations. */
 export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig): SftTrainer {
+  const targets = { 'all-linear': ['qkv', 'out', 'fc1', 'fc2'], attention: ['qkv', 'out'], mlp: ['fc1', 'fc2'] } as const;
   const model = config.use_peft
-    ? base.withAdapters({ lora: { r: config.r, lora_alpha: config.lora_alpha, lora_dropout: config.lora_dropout, use_rslora: config.use_rslora, target_modules: ['qkv', 'out', 'fc1', 'fc2'] } }, config.seed)
+    ? base.withAdapters({ lora: { r: config.r, lora_alpha: config.lora_alpha, lora_dropout: config.lora_dropout, use_rslora: config.use_rslora, target_modules: [...targets[config.target_modules]] } }, config.seed)
     : base;
   const optimizer = tf.train.adam(config.learning_rate);
   const variables = model.trainableVariables();
   const rng: Rng = createRng(config.seed).fork('sft-data');
   let numTokens = 0;
+  let step = 0;
+  let initial: Map<string, Float32Array> | null = null; // the weights before the first step, for full FT's ΔW
+  // What the run costs, for the LoRA lab: trainable parameters and Adam's two float32 moments per parameter.
+  const trainable = model.trainableParamCount();
+  const sizeMetrics = { trainable_params: trainable, trainable_percent: (100 * trainable) / model.paramCount(), optimizer_state_bytes: 2 * 4 * trainable };
 
   return {
     config,
@@ -62,6 +82,8 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
     trainStep: () =>
       inTensorScope(async (keep) => {
         const timer = new StepTimer();
+        initial ??= await snapshotLinearWeights(model);
+        step += 1;
         const { prompts, completions, mask } = source.batch(config.per_device_train_batch_size, rng);
         const batch = completionBatch(prompts, completions, mask, source.pad);
         let entropy!: tf.Scalar;
@@ -78,8 +100,16 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
         const metrics = await readScalars({ loss, entropy, mean_token_accuracy: accuracy, grad_norm: gradNorm });
         return { ...metrics, num_tokens: numTokens, ...timer.metrics() };
       }),
-    evaluate: () => inTensorScope(() => source.evaluate(model)),
-    inspect: async () => null,
+    evaluate: () => inTensorScope(async () => ({ ...(await source.evaluate(model)), ...sizeMetrics })),
+    inspect: async () => (initial ? updateSpectrum(model, initial, step) : null),
+    actions: {
+      merge_check: () =>
+        inTensorScope(async () => {
+          const { prompts, completions, mask } = source.batch(32, createRng('merge-check'));
+          return mergeCheck(model, completionBatch(prompts, completions, mask, source.pad).input);
+        }),
+      export_adapter: () => exportAdapter(model),
+    },
     dispose() {
       optimizer.dispose();
       if (model !== base) model.dispose();
@@ -87,5 +117,10 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
   };
 }
 
-/** For the registry: SFT of the lab model from a checkpoint. */
-export const sftFactory = lmTrainerFactory((model, overrides) => createSftTrainer(model, createLabTask(), resolve(sftSchema, overrides)));
+/** For the registry: SFT of the lab model (from the untrained model, or from the addition model for the LoRA lab). */
+export const sftFactory = lmTrainerFactory((model, overrides) => {
+  const config = resolve(sftSchema, overrides);
+  const task = arithmeticTaskFor(config.dataset);
+  const oldTask = config.init_from === 'addition_sft' && config.dataset !== 'addition' ? arithmeticTaskFor('addition') : null;
+  return sftTrainerOn(model, arithmeticSftSource(task, config.eval_samples, oldTask, config.replay_fraction), config);
+});

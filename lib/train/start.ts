@@ -5,7 +5,7 @@
  */
 import { selectBackend, type BackendSelection, type SelectBackendOptions } from '@/lib/tf/backend';
 import { CHECKPOINTS } from './lab-setup';
-import { TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
+import { checkpointFor, TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
 import type { Trainer } from './trainer';
 
 export interface StartOptions {
@@ -49,8 +49,10 @@ export async function startTrainer<N extends TrainerName>(name: N, options: Star
     }
   }
   let init: Uint8Array | null = options.init ?? null;
-  if (init === null && spec.checkpoint !== null) {
-    const path = CHECKPOINTS[spec.checkpoint];
+  // Which checkpoint may depend on the config; resolving it first also refuses bad overrides before any read.
+  const checkpoint = checkpointFor(name, options.overrides ?? {});
+  if (init === null && checkpoint !== null) {
+    const path = CHECKPOINTS[checkpoint];
     if (!options.readCheckpoint) throw new StartError('checkpoint', `${name} starts from ${path}, and no way to read it was given`);
     try {
       init = await options.readCheckpoint(path);

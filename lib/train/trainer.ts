@@ -13,6 +13,14 @@ export interface Trainer<S extends Schema = Schema, I = unknown> extends StepTra
   inspect(): Promise<I | null>;
   /** The trained weights in the checkpoint format (lib/models/weights-file.ts). */
   save(): Promise<Uint8Array>;
+  /** Things a lab can ask of the trainer between steps (merge and compare, export an adapter…), by name. */
+  readonly actions?: Readonly<Record<string, () => Promise<ActionResult>>>;
+}
+
+/** What an action reports: one sentence for the reader, and a file to download if it made one. */
+export interface ActionResult {
+  summary: string;
+  file?: { name: string; bytes: Uint8Array };
 }
 
 /**

@@ -68,7 +68,7 @@ describe('lab links', () => {
     const t = trainerSettings(name);
     for (const [presetName, preset] of Object.entries(t.presets)) {
       const settings = { ...decodeSettings(t.schema, t.presets, '').settings, ...preset.overrides, seed: 7 } as Record<string, number | string | boolean>;
-      const back = decodeSettings(t.schema, t.presets, `?${encodeSettings(t.schema, settings, presetName)}`);
+      const back = decodeSettings(t.schema, t.presets, `?${encodeSettings(t.schema, t.presets, settings, presetName)}`);
       expect(back.problems).toEqual([]);
       expect(back.preset).toBe(presetName);
       expect(back.settings).toEqual(settings);

@@ -23,6 +23,7 @@ export const CHAPTER_COMPONENTS = [
   'PipelineTimeline',
   'RingAllReduce',
   'DistDemo',
+  'MdpStepper',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];

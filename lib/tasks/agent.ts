@@ -56,17 +56,19 @@ export interface AgentTask {
 const HARD_FIRST = 100; // hard: a in 100..999
 const B_VALUES = [2, 3, 4, 5, 6, 7, 8, 9];
 
+/** The problem a × b as the task writes it: a padded to 3 digits, "007*6=" for 7 × 6. */
+export function agentProblem(a: number, b: number): AgentProblem {
+  const expression = `${String(a).padStart(3, '0')}*${b}`;
+  return { a, b, easy: a < 10, prompt: `${expression}=`, expression, answer: String(a * b) };
+}
+
 export function createAgentTask(overrides: Partial<AgentTaskConfig> = {}): AgentTask {
   const config = { ...DEFAULT_AGENT_TASK, ...overrides };
   if (!(config.easy_fraction >= 0 && config.easy_fraction <= 1)) throw new Error('easy_fraction must be in [0, 1]');
   if (!(config.held_out_fraction > 0 && config.held_out_fraction < 1)) throw new Error('held_out_fraction must be in (0, 1)');
   const tokenizer = createCharTokenizer(AGENT_CHARS);
-  const make = (a: number, b: number): AgentProblem => {
-    const expression = `${String(a).padStart(3, '0')}*${b}`;
-    return { a, b, easy: a < 10, prompt: `${expression}=`, expression, answer: String(a * b) };
-  };
   const isHeldOut = (p: AgentProblem) => !p.easy && hash32(`${p.a}*${p.b}|${config.split_seed}`) / 2 ** 32 < config.held_out_fraction;
-  const draw = (rng: Rng, easy: boolean) => make(easy ? rng.int(10) : HARD_FIRST + rng.int(1000 - HARD_FIRST), B_VALUES[rng.int(B_VALUES.length)]);
+  const draw = (rng: Rng, easy: boolean) => agentProblem(easy ? rng.int(10) : HARD_FIRST + rng.int(1000 - HARD_FIRST), B_VALUES[rng.int(B_VALUES.length)]);
 
   return {
     config,
@@ -89,7 +91,7 @@ export function createAgentTask(overrides: Partial<AgentTaskConfig> = {}): Agent
       // Every problem once, in a fixed scrambled order (stride 7919, a prime, modulo the number of problems).
       const total = 1000 * B_VALUES.length;
       for (let i = 0, k = 0; i < total && (easy.length < wantEasy || hard.length < n - wantEasy); i++, k = (k + 7919) % total) {
-        const p = make(k % 1000, B_VALUES[Math.floor(k / 1000)]);
+        const p = agentProblem(k % 1000, B_VALUES[Math.floor(k / 1000)]);
         if (p.easy) {
           if (easy.length < wantEasy) easy.push(p);
         } else if (p.a >= HARD_FIRST && isHeldOut(p) && hard.length < n - wantEasy) hard.push(p);

@@ -6,6 +6,7 @@ import { GaeCalculator } from '../widgets/GaeCalculator';
 import { LoraCalculator } from '../widgets/LoraCalculator';
 import { TrajectoryValidator } from '../widgets/TrajectoryValidator';
 import { DistDemo } from '../widgets/DistDemo';
+import { MdpStepper } from '../widgets/MdpStepper';
 import { MemoryCalculator } from '../widgets/MemoryCalculator';
 import { PipelineTimeline } from '../widgets/PipelineTimeline';
 import { RingAllReduce } from '../widgets/RingAllReduce';
@@ -33,4 +34,5 @@ export const mdxComponents = {
   PipelineTimeline,
   RingAllReduce,
   DistDemo,
+  MdpStepper,
 } satisfies Record<ChapterComponentName, unknown>;

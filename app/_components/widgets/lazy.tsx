@@ -16,3 +16,4 @@ export const MemoryCalculatorLazy = dynamic(() => import('./MemoryCalculatorClie
 export const PipelineTimelineLazy = dynamic(() => import('./PipelineTimelineClient').then((m) => m.PipelineTimelineClient));
 export const RingAllReduceLazy = dynamic(() => import('./RingAllReduceClient').then((m) => m.RingAllReduceClient));
 export const DistDemoLazy = dynamic(() => import('./DistDemoClient').then((m) => m.DistDemoClient));
+export const MdpStepperLazy = dynamic(() => import('./MdpStepperClient').then((m) => m.MdpStepperClient));

@@ -71,4 +71,15 @@ describe('agent lab claims (seed 0, wasm)', () => {
     expect(evalAt(h, 20)['eval/tool_call_rate']).toBe(0);
     expect(Math.abs(evalAt(h, 20)['eval/accuracy'] - evalAt(results.no_tool, 30)['eval/accuracy'])).toBeLessThan(0.05);
   }, 120_000);
+
+  it('chapter 1 quotes these runs’ figures', () => {
+    const chapter = fs.readFileSync('content/chapters/01-agentic-rl.mdx', 'utf8');
+    const pct = (x: number) => `${Number((100 * x).toFixed(1))}%`; // 0.135 → "13.5%", 0.98 → "98%"
+    const [d0, d10] = [evalAt(results.default, 0), evalAt(results.default, 10)];
+    expect(chapter).toContain(`climbs from ${pct(d0['eval/accuracy'])} to ${pct(d10['eval/accuracy'])} by step 10`);
+    expect(chapter).toContain(`from ${pct(d0['eval/tool_call_rate'])} to ${pct(d10['eval/tool_call_rate'])}`);
+    const [n0, n30] = [evalAt(results.no_tool, 0), evalAt(results.no_tool, 30)];
+    expect(chapter).toContain(`only moves from ${pct(n0['eval/accuracy'])} to ${pct(n30['eval/accuracy'])}`);
+    expect(Math.abs(100 * evalAt(results.tool_cost, 20)['eval/accuracy'] - 24)).toBeLessThanOrEqual(1.5); // "about 24%"
+  });
 });

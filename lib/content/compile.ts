@@ -11,6 +11,7 @@ import type { Frontmatter } from './frontmatter';
 import {
   ChapterError,
   rehypeCollectHeadings,
+  rehypeFocusableTables,
   remarkCheckComponents,
   remarkCheckMath,
   remarkCollectLinks,
@@ -75,6 +76,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
           ...(options.rehypePlugins ?? []),
           rehypeSlug,
           rehypeCollectHeadings(headings),
+          rehypeFocusableTables,
           [rehypeKatex, { output: 'htmlAndMathml' }],
           [rehypeHighlight, { detect: false }],
         ];

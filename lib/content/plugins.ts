@@ -149,3 +149,15 @@ export function rehypeCollectHeadings(headings: Heading[]) {
     });
   };
 }
+
+/**
+ * Tables scroll sideways on narrow screens (globals.css): a scrollable region must be reachable by keyboard, so
+ * every table in a chapter is focusable (axe's scrollable-region-focusable).
+ */
+export function rehypeFocusableTables() {
+  return (tree: AnyNode) => {
+    visit(tree as never, 'element', (node: AnyNode) => {
+      if (node.tagName === 'table') node.properties = { ...node.properties, tabIndex: 0 };
+    });
+  };
+}

@@ -10,6 +10,8 @@ export interface RewardContext {
   references?: string[];
   /** True where generation hit max_completion_length without EOS (format reward then gives 0). */
   truncated?: boolean[];
+  /** Completion lengths in tokens, EOS included (what length-based rewards read). */
+  lengths?: number[];
 }
 
 export type RewardFunction = (completions: string[], context: RewardContext) => number[];
@@ -76,6 +78,22 @@ export const atLeastReward: RewardFunction = (completions, { answers }) =>
     const got = parseAnswer(c);
     return got != null && BigInt(got) >= BigInt(answers[i]) ? 1 : 0;
   });
+
+/**
+ * DAPO's soft overlong punishment (DAPO eq. 13; TRL v1.9 `get_soft_overlong_punishment(max_completion_len,
+ * soft_punish_cache)`): 0 while |y| ≤ L_max − L_cache, then ((L_max − L_cache) − |y|) / L_cache down to −1 at L_max,
+ * and −1 beyond. |y| is the completion's length in tokens, EOS included, as TRL counts completion ids.
+ */
+export function softOverlongPunishment(maxCompletionLength: number, softPunishCache: number): RewardFunction {
+  const threshold = maxCompletionLength - softPunishCache;
+  return (completions, { lengths }) =>
+    completions.map((_, i) => {
+      const n = lengths?.[i];
+      if (n === undefined) throw new Error('softOverlongPunishment needs the completion lengths (RewardContext.lengths)');
+      if (n <= threshold) return 0;
+      return n <= maxCompletionLength ? (threshold - n) / softPunishCache : -1;
+    });
+}
 
 /** Weighted sum of reward functions (as TRL's reward_weights): Σ_k w_k · r_k. */
 export function combineRewards(parts: { fn: RewardFunction; weight: number }[]): RewardFunction {

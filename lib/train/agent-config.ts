@@ -20,6 +20,7 @@ export const agentSchema = {
   scale_rewards: { ...grpoSchema.scale_rewards, choices: SCALE_REWARDS },
   importance_sampling_level: { ...grpoSchema.importance_sampling_level, choices: IMPORTANCE_SAMPLING_LEVELS },
   num_iterations: grpoSchema.num_iterations,
+  steps_per_generation: grpoSchema.steps_per_generation,
   use_tools: { kind: 'boolean', default: true, reason: 'The calculator answers calls; off, a call gets no answer (the no_tool preset: the ceiling without tools).' },
   max_tool_calling_iterations: { kind: 'number', default: 2, min: 0, max: 4, integer: true, reason: 'TRL’s name: tool calls answered per episode; a call beyond it ends the episode. One call solves any problem here.' },
   reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the product.' },

@@ -14,7 +14,7 @@ import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { formatReward } from '@/lib/tasks/rewards';
 import { agentSchema } from './agent-config';
 import { resolve, type ConfigOf } from './config';
-import { createGrpoUpdater } from './grpo-update';
+import { checkGenerationBatch, createGrpoStepper, type Generated } from './grpo-update';
 import { AGENT_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { StepTimer } from './optim';
@@ -60,9 +60,7 @@ export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples
 export function resolveAgentConfig(overrides: Record<string, unknown> = {}): AgentConfig {
   const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
   const config = resolve(agentSchema, withHigh);
-  if (config.per_device_train_batch_size % config.num_generations !== 0) {
-    throw new Error(`per_device_train_batch_size (${config.per_device_train_batch_size}) must be a multiple of num_generations (${config.num_generations})`);
-  }
+  checkGenerationBatch(config);
   return config;
 }
 
@@ -126,72 +124,79 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     { name: 'format', fn: AGENT_REWARDS.format, weight: config.reward_weight_format },
     { name: 'tool_cost', fn: AGENT_REWARDS.tool_cost, weight: config.reward_weight_tool_cost },
   ];
-  const updater = createGrpoUpdater(model, config);
   const root = createRng(config.seed);
   const dataRng: Rng = root.fork('agent-prompts');
   const sampleRng: Rng = root.fork('agent-sampling');
   const testSet = task.testSet(config.eval_samples);
   const G = config.num_generations;
   const tok = task.tokenizer;
-  let step = 0;
+  let generations = 0;
   let numTokens = 0;
   let lastSamples: AgentSamples | null = null;
 
-  async function trainStep(keep: Keep): Promise<Metrics> {
-    step += 1;
-    const timer = new StepTimer();
-    const problems = task.sample('train', config.per_device_train_batch_size / G, dataRng).flatMap((p) => Array<AgentProblem>(G).fill(p));
+  /** One generation batch of episodes, scored, with the loss mask the config asks for. */
+  async function generateBatch(timer: StepTimer): Promise<Generated<AgentSamples>> {
+    const problems = task.sample('train', (config.per_device_train_batch_size * config.steps_per_generation) / G, dataRng).flatMap((p) => Array<AgentProblem>(G).fill(p));
     const prompts = problems.map((p) => task.encodePrompt(p));
     const gen = await timer.timeAsync('generation', () =>
       generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, env),
     );
     const texts = problems.map((_, i) => decodeRow(task, gen, i));
-    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
+    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
     const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
     const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
     // The loss mask: the policy's tokens only, unless the bug is on and the environment's tokens count too.
     const lossMask = config.train_on_tool_results ? gen.completionMask.map((row, i) => row.map((m, t) => m + gen.observationMask[i][t])) : gen.completionMask;
-    const { metrics, advantages } = await updater.update(
-      { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: env ? gen.observationMask : undefined, pad: tok.pad },
-      keep,
-      timer,
-    );
     const stats = episodeStats(texts);
-    lastSamples = {
-      step,
-      rewardNames: rewardFns.map((r) => r.name),
-      rewardWeights: rewardFns.map((r) => r.weight),
-      trainedOnObservations: config.train_on_tool_results,
-      numGenerations: G,
-      episodes: problems.map((p, i) => {
-        const n = gen.lengths[i];
-        return {
-          prompt: p.prompt,
-          answer: p.answer,
-          easy: p.easy,
-          tokens: gen.completions[i].slice(0, n).map((id) => tok.decode([id], { raw: true })),
-          roles: gen.observationMask[i].slice(0, n).map((o): TokenRole => (o ? 'observation' : 'policy')),
-          rewards: rowsByFunc[i],
-          total: rowsByFunc[i].reduce((s, r, f) => s + r * rewardFns[f].weight, 0),
-          advantage: advantages[i],
-          calls: stats.perEpisode[i].calls,
-          failures: stats.perEpisode[i].failures,
-        };
-      }),
-    };
+    generations += 1;
     numTokens += prompts.reduce((s, p) => s + p.length, 0) + gen.lengths.reduce((a, b) => a + b, 0);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return {
-      ...metrics,
-      ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(perFunc[f])])),
-      'tools/call_frequency': stats.callFrequency,
-      'tools/failure_frequency': stats.failureFrequency,
-      'turns/mean': stats.meanTurns,
-      num_tokens: numTokens,
-      'completions/mean_length': mean(gen.lengths),
-      'completions/clipped_ratio': gen.finished.filter((f) => !f).length / gen.lengths.length,
-      ...timer.metrics(),
+      batch: { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: env ? gen.observationMask : undefined, pad: tok.pad },
+      metrics: {
+        ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(perFunc[f])])),
+        'tools/call_frequency': stats.callFrequency,
+        'tools/failure_frequency': stats.failureFrequency,
+        'turns/mean': stats.meanTurns,
+        num_tokens: numTokens,
+        'completions/mean_length': mean(gen.lengths),
+        'completions/clipped_ratio': gen.finished.filter((f) => !f).length / gen.lengths.length,
+      },
+      samples: {
+        step: generations,
+        rewardNames: rewardFns.map((r) => r.name),
+        rewardWeights: rewardFns.map((r) => r.weight),
+        trainedOnObservations: config.train_on_tool_results,
+        numGenerations: G,
+        episodes: problems.map((p, i) => {
+          const n = gen.lengths[i];
+          return {
+            prompt: p.prompt,
+            answer: p.answer,
+            easy: p.easy,
+            tokens: gen.completions[i].slice(0, n).map((id) => tok.decode([id], { raw: true })),
+            roles: gen.observationMask[i].slice(0, n).map((o): TokenRole => (o ? 'observation' : 'policy')),
+            rewards: rowsByFunc[i],
+            total: rowsByFunc[i].reduce((s, r, f) => s + r * rewardFns[f].weight, 0),
+            advantage: 0,
+            calls: stats.perEpisode[i].calls,
+            failures: stats.perEpisode[i].failures,
+          };
+        }),
+      },
     };
+  }
+
+  const stepper = createGrpoStepper(model, config, generateBatch, root.fork('agent-shuffle'));
+
+  async function trainStep(keep: Keep): Promise<Metrics> {
+    const timer = new StepTimer();
+    const { metrics, generated } = await stepper.step(keep, timer);
+    if (generated) {
+      generated.samples.episodes.forEach((e, i) => (e.advantage = generated.advantages[i]));
+      lastSamples = generated.samples;
+    }
+    return { ...metrics, ...timer.metrics() };
   }
 
   return {
@@ -200,7 +205,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     trainStep: () => inTensorScope(trainStep),
     evaluate: () => inTensorScope(() => evaluateAgent(model, task, testSet, env, config.max_completion_length)),
     inspect: async () => lastSamples,
-    dispose: () => updater.dispose(),
+    dispose: () => stepper.dispose(),
   };
 }
 

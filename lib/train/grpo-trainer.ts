@@ -7,10 +7,10 @@ import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
-import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, type RewardFunction } from '@/lib/tasks/rewards';
+import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, softOverlongPunishment, type RewardFunction } from '@/lib/tasks/rewards';
 import { resolve, type ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
-import { createGrpoUpdater } from './grpo-update';
+import { checkGenerationBatch, createGrpoStepper, type Generated } from './grpo-update';
 import { evaluateOnTestSet } from './lm-batch';
 import { createLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
@@ -44,9 +44,7 @@ export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
 export function resolveGrpoConfig(overrides: Record<string, unknown> = {}): GrpoConfig {
   const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
   const config = resolve(grpoSchema, withHigh);
-  if (config.per_device_train_batch_size % config.num_generations !== 0) {
-    throw new Error(`per_device_train_batch_size (${config.per_device_train_batch_size}) must be a multiple of num_generations (${config.num_generations})`);
-  }
+  checkGenerationBatch(config);
   return config;
 }
 
@@ -60,62 +58,111 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     { name: 'correctness', fn: { exact: correctnessReward, at_least: atLeastReward, digits: hackableDigitReward }[config.correctness_reward], weight: config.reward_weight_correctness },
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
     { name: 'length', fn: lengthPenalty, weight: config.reward_weight_length },
+    { name: 'overlong', fn: softOverlongPunishment(config.max_completion_length, config.soft_punish_cache), weight: config.reward_weight_overlong },
   ];
-  const updater = createGrpoUpdater(model, config);
   const root = createRng(config.seed);
   const dataRng = root.fork('grpo-prompts');
   const sampleRng = root.fork('grpo-sampling');
   const testSet = task.testSet(config.eval_samples);
   const G = config.num_generations;
   const tok = task.tokenizer;
-  let step = 0;
+  const generationBatch = config.per_device_train_batch_size * config.steps_per_generation;
+  let generations = 0;
   let lastSamples: GrpoSamples | null = null;
   let numTokens = 0;
 
-  async function trainStep(keep: Keep): Promise<Metrics> {
-    step += 1;
-    const timer = new StepTimer();
-    const problems = task.sample('train', config.per_device_train_batch_size / G, dataRng).flatMap((p) => Array(G).fill(p));
+  /** G completions for each of `prompts` prompts, scored: one row per completion. */
+  async function sampleGroups(count: number) {
+    const problems = task.sample('train', count, dataRng).flatMap((p) => Array<typeof p>(G).fill(p));
     const prompts = problems.map((p) => task.encodePrompt(p));
-    const gen = await timer.timeAsync('generation', () =>
-      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng),
-    );
-
+    const gen = await generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng);
     const texts = gen.completions.map((c) => tok.decode(c));
-    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
+    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
     const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
-    const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
-    const { metrics: scalars, advantages } = await updater.update(
-      { prompts, completions: gen.completions, lossMask: gen.completionMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), pad: tok.pad },
-      keep,
-      timer,
-    );
+    const rows = problems.map((p, i) => ({
+      problem: p,
+      prompt: prompts[i],
+      completion: gen.completions[i],
+      mask: gen.completionMask[i],
+      text: texts[i],
+      length: gen.lengths[i],
+      truncated: !gen.finished[i],
+      rewards: perFunc.map((column) => column[i]),
+      correct: correctnessReward([texts[i]], { answers: [p.answer] })[0] === 1,
+    }));
+    return Array.from({ length: count }, (_, g) => rows.slice(g * G, (g + 1) * G));
+  }
 
-    lastSamples = {
-      step,
+  /** A generation batch; with DAPO's dynamic sampling, only groups whose scores differ, resampled up to a cap. */
+  async function generateBatch(timer: StepTimer): Promise<Generated<GrpoSamples>> {
+    const wanted = generationBatch / G;
+    const total = (rows: { rewards: number[] }) => rows.rewards.reduce((s, r, f) => s + r * rewardFns[f].weight, 0);
+    const informative = (group: Awaited<ReturnType<typeof sampleGroups>>[number]) => group.some((r) => Math.abs(total(r) - total(group[0])) > 1e-9);
+    const groups: Awaited<ReturnType<typeof sampleGroups>> = [];
+    const dropped: typeof groups = [];
+    let rounds = 0;
+    await timer.timeAsync('generation', async () => {
+      do {
+        rounds += 1;
+        for (const group of await sampleGroups(wanted - groups.length)) (!config.dynamic_sampling || informative(group) ? groups : dropped).push(group);
+      } while (config.dynamic_sampling && groups.length < wanted && rounds < config.dynamic_sampling_max_rounds);
+    });
+    const keptFraction = groups.length / (groups.length + dropped.length);
+    // Past the cap, fill with dropped groups: their advantages are all 0, so they add no gradient, only rows.
+    while (groups.length < wanted) groups.push(dropped.shift()!);
+    const rows = groups.flat();
+    generations += 1;
+    numTokens += rows.reduce((s, r) => s + r.prompt.length + r.length, 0);
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    const correct = rows.filter((r) => r.correct);
+    const incorrect = rows.filter((r) => !r.correct);
+    const metrics: Record<string, number> = {
+      ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(rows.map((x) => x.rewards[f]))])),
+      num_tokens: numTokens,
+      'completions/mean_length': mean(rows.map((r) => r.length)),
+      'completions/clipped_ratio': rows.filter((r) => r.truncated).length / rows.length,
+      // Dr. GRPO's length-bias experiment reads these two apart.
+      ...(correct.length ? { 'completions/mean_length_correct': mean(correct.map((r) => r.length)) } : {}),
+      ...(incorrect.length ? { 'completions/mean_length_incorrect': mean(incorrect.map((r) => r.length)) } : {}),
+    };
+    if (config.dynamic_sampling) Object.assign(metrics, { 'dynamic_sampling/rounds': rounds, 'dynamic_sampling/kept_fraction': keptFraction });
+    const samples: GrpoSamples = {
+      step: generations,
       rewardNames: rewardFns.map((r) => r.name),
       rewardWeights: rewardFns.map((r) => r.weight),
-      groups: Array.from({ length: problems.length / G }, (_, g) => ({
-        prompt: problems[g * G].prompt,
-        answer: problems[g * G].answer,
-        completions: Array.from({ length: G }, (_, j) => {
-          const i = g * G + j;
-          const total = rowsByFunc[i].reduce((s, r, f) => s + r * rewardFns[f].weight, 0);
-          return { text: texts[i], tokens: gen.completions[i].map((id) => tok.decode([id], { raw: true })), mask: gen.completionMask[i], rewards: rowsByFunc[i], total, advantage: advantages[i] };
-        }),
+      groups: groups.map((group) => ({
+        prompt: group[0].problem.prompt,
+        answer: group[0].problem.answer,
+        completions: group.map((r) => ({ text: r.text, tokens: r.completion.map((id) => tok.decode([id], { raw: true })), mask: r.mask, rewards: r.rewards, total: total(r), advantage: 0 })),
       })),
     };
-    const perFuncMeans = Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, perFunc[f].reduce((a, b) => a + b, 0) / problems.length]));
-    const lengths = gen.lengths;
-    numTokens += prompts.reduce((s, p) => s + p.length, 0) + lengths.reduce((a, b) => a + b, 0);
     return {
-      ...scalars,
-      ...perFuncMeans,
-      num_tokens: numTokens,
-      'completions/mean_length': lengths.reduce((a, b) => a + b, 0) / lengths.length,
-      'completions/clipped_ratio': gen.finished.filter((f) => !f).length / lengths.length,
-      ...timer.metrics(),
+      batch: {
+        prompts: rows.map((r) => r.prompt),
+        completions: rows.map((r) => r.completion),
+        // DAPO's overlong filtering (TRL: mask_truncated_completions): a cut-off completion teaches nothing.
+        lossMask: rows.map((r) => (config.mask_truncated_completions && r.truncated ? r.mask.map(() => 0) : r.mask)),
+        rewardsPerFunc: rows.map((r) => r.rewards),
+        rewardWeights: rewardFns.map((r) => r.weight),
+        pad: tok.pad,
+      },
+      metrics,
+      samples,
     };
+  }
+
+  const stepper = createGrpoStepper(model, config, generateBatch, root.fork('grpo-shuffle'));
+
+  async function trainStep(keep: Keep): Promise<Metrics> {
+    const timer = new StepTimer();
+    const { metrics, generated } = await stepper.step(keep, timer);
+    if (generated) {
+      // The inspector shows each generation batch with the advantages the updates use.
+      let i = 0;
+      for (const group of generated.samples.groups) for (const c of group.completions) c.advantage = generated.advantages[i++];
+      lastSamples = generated.samples;
+    }
+    return { ...metrics, ...timer.metrics() };
   }
 
   return {
@@ -127,7 +174,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     trainStep: () => inTensorScope(trainStep),
     evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
     inspect: async () => lastSamples,
-    dispose: () => updater.dispose(),
+    dispose: () => stepper.dispose(),
   };
 }
 

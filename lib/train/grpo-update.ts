@@ -1,13 +1,21 @@
 /**
  * The GRPO update, shared by every trainer that samples groups and scores them (single-turn arithmetic, the
- * multi-turn agent): rewards → group-relative advantages, then num_iterations clipped policy-gradient steps on the
- * tokens the loss mask selects, with a k3 KL penalty to a frozen reference when beta > 0 (TRL's GRPOTrainer).
+ * multi-turn agent), scheduled as TRL's GRPOTrainer schedules it (v1.9 `_prepare_inputs`):
+ *
+ *   every steps_per_generation × num_iterations optimizer steps, generate one batch of
+ *   per_device_train_batch_size × steps_per_generation completions, score it, compute group-relative advantages over
+ *   the whole batch (and, when the updates will be off-policy, the sampling policy's log-probs), shuffle it and split
+ *   it into steps_per_generation slices; each optimizer step then trains on the next slice, cycling through the
+ *   slices num_iterations times.
+ *
+ * With steps_per_generation = num_iterations = 1 every update is on-policy and the importance ratio is exactly 1, so
+ * no clip (nor GSPO's sequence ratio) can act; from the second slice on, the policy has moved and the ratio leaves 1.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { TinyLM } from '@/lib/models/tiny-lm';
+import type { Rng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
-import { stopGradient } from '@/lib/rl/ops';
 import type { ConfigOf } from './config';
 import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
@@ -16,8 +24,9 @@ import type { Keep } from './scope';
 
 export type GrpoUpdateConfig = Pick<
   ConfigOf<typeof grpoSchema>,
-  | 'learning_rate' | 'beta' | 'num_generations' | 'scale_rewards' | 'num_iterations' | 'temperature' | 'loss_type'
-  | 'importance_sampling_level' | 'epsilon' | 'epsilon_high' | 'max_completion_length' | 'max_grad_norm'
+  | 'learning_rate' | 'beta' | 'num_generations' | 'scale_rewards' | 'num_iterations' | 'steps_per_generation' | 'temperature'
+  | 'loss_type' | 'importance_sampling_level' | 'epsilon' | 'epsilon_high' | 'max_completion_length' | 'max_grad_norm'
+  | 'per_device_train_batch_size'
 >;
 
 export interface GroupBatch {
@@ -35,63 +44,159 @@ export interface GroupBatch {
   pad: number;
 }
 
-export interface GrpoUpdater {
-  /** One generation batch's update; returns TRL's metrics and each completion's advantage. */
-  update(batch: GroupBatch, keep: Keep, timer: StepTimer): Promise<{ metrics: Record<string, number>; advantages: Float32Array }>;
+/** What a trainer's generate() hands the stepper: the batch, and anything it wants back for its inspector. */
+export interface Generated<S> {
+  batch: GroupBatch;
+  /** Metrics of the generation batch (lengths, tool use…), logged with every step that trains on it. */
+  metrics: Record<string, number>;
+  samples: S;
+}
+
+export interface StepResult<S> {
+  metrics: Record<string, number>;
+  /** On the steps that generated: the new batch's samples with each completion's advantage. */
+  generated: { samples: S; advantages: Float32Array } | null;
+}
+
+/** A generation batch prepared for its updates; its tensors outlive the step that made them. */
+interface Buffer<S> {
+  input: tf.Tensor2D;
+  targets: tf.Tensor2D;
+  mask: tf.Tensor2D;
+  advantages: tf.Tensor1D;
+  oldLogps?: tf.Tensor2D;
+  refLogps?: tf.Tensor2D;
+  observationMask?: tf.Tensor2D;
+  promptLength: number;
+  slices: number[][];
+  stepsDone: number;
+  metrics: Record<string, number>;
+  samples: S;
+}
+
+export interface GrpoStepper<S> {
+  /** One optimizer step, generating a new batch first when the last one is used up. */
+  step(keep: Keep, timer: StepTimer): Promise<StepResult<S>>;
   dispose(): void;
 }
 
-export function createGrpoUpdater(model: TinyLM, config: GrpoUpdateConfig): GrpoUpdater {
+/** TRL's rule: the generation batch (per_device_train_batch_size × steps_per_generation) holds whole groups. */
+export function checkGenerationBatch(config: Pick<GrpoUpdateConfig, 'per_device_train_batch_size' | 'steps_per_generation' | 'num_generations'>): void {
+  const size = config.per_device_train_batch_size * config.steps_per_generation;
+  if (size % config.num_generations !== 0) {
+    throw new Error(`the generation batch (per_device_train_batch_size × steps_per_generation = ${size}) must be a multiple of num_generations (${config.num_generations})`);
+  }
+}
+
+export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, generate: (timer: StepTimer) => Promise<Generated<S>>, shuffleRng: Rng): GrpoStepper<S> {
+  checkGenerationBatch(config);
   // The reference is a frozen copy of the starting policy; without a KL term TRL does not need one.
   const reference = config.beta > 0 ? model.clone() : null;
   const optimizer = tf.train.adam(config.learning_rate);
   const variables = model.trainableVariables();
+  const stepsPerBatch = config.steps_per_generation * config.num_iterations;
+  const offPolicy = stepsPerBatch > 1;
+  let buffer: Buffer<S> | null = null;
 
-  async function update(input: GroupBatch, keep: Keep, timer: StepTimer) {
-    const N = input.prompts.length;
-    const batch = completionBatch(input.prompts, input.completions, input.lossMask, input.pad);
-    const rewards = tf.tensor2d(input.rewardsPerFunc, [N, input.rewardWeights.length]);
-    const adv = grpoAdvantages(rewards, { numGenerations: config.num_generations, rewardWeights: input.rewardWeights, scaleRewards: config.scale_rewards });
-    const noGrad = (f: () => tf.Tensor2D) => timer.time('reference', () => tf.tidy(f));
-    const logpsOf = (m: TinyLM) => completionLogprobs(completionLogits(m, batch, false), batch.targets, config.temperature);
-    // μ > 1 reuses this batch, so the sampling policy's log-probs are needed; μ = 1 uses logps.detach() (ratio 1).
-    const oldLogps = config.num_iterations > 1 ? noGrad(() => logpsOf(model)) : undefined;
-    const refLogps = reference ? noGrad(() => logpsOf(reference)) : undefined;
-    const obsMask = input.observationMask ? tf.tensor2d(input.observationMask.map((row) => row.slice(0, batch.targets.shape[1])), batch.targets.shape, 'float32') : null;
+  const release = () => {
+    if (!buffer) return;
+    const { input, targets, mask, advantages, oldLogps, refLogps, observationMask } = buffer;
+    tf.dispose([input, targets, mask, advantages, ...(oldLogps ? [oldLogps] : []), ...(refLogps ? [refLogps] : []), ...(observationMask ? [observationMask] : [])]);
+    buffer = null;
+  };
 
-    const logged: Record<string, tf.Tensor> = {};
-    let gradNorm!: tf.Scalar;
-    for (let iteration = 0; iteration < config.num_iterations; iteration++) {
-      const last = iteration === config.num_iterations - 1;
-      tf.dispose(gradNorm);
-      gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
-        const { logps, entropy } = completionLogprobsAndEntropy(completionLogits(model, batch), batch.targets, config.temperature);
+  /** Scores a new generation batch; its tensors are kept (tf.keep) until the buffer is used up. */
+  async function refill(timer: StepTimer): Promise<{ advantages: Float32Array; metrics: Record<string, number> }> {
+    const generated = await generate(timer);
+    const g = generated.batch;
+    const N = g.prompts.length;
+    const batch = completionBatch(g.prompts, g.completions, g.lossMask, g.pad);
+    const rewards = tf.tensor2d(g.rewardsPerFunc, [N, g.rewardWeights.length]);
+    const adv = grpoAdvantages(rewards, { numGenerations: config.num_generations, rewardWeights: g.rewardWeights, scaleRewards: config.scale_rewards });
+    const noGrad = (m: TinyLM) => timer.time('reference', () => tf.tidy(() => completionLogprobs(completionLogits(m, batch, false), batch.targets, config.temperature)));
+    // Off-policy updates need the sampling policy's log-probs, taken now, before any update; on-policy ones use
+    // logps.detach() (ratio exactly 1), as TRL does.
+    const oldLogps = offPolicy ? noGrad(model) : undefined;
+    const refLogps = reference ? noGrad(reference) : undefined;
+    const M = batch.targets.shape[1];
+    const observationMask = g.observationMask ? tf.tensor2d(g.observationMask.map((row) => row.slice(0, M)), [N, M], 'float32') : undefined;
+    // Shuffled, then split into steps_per_generation slices (TRL: shuffle_sequence_dict, split_tensor_dict). One
+    // slice is the whole batch, and the order of its rows changes nothing: it is left as generated.
+    const rowsInOrder = Array.from({ length: N }, (_, i) => i);
+    const order = config.steps_per_generation > 1 ? shuffleRng.shuffle(rowsInOrder) : rowsInOrder;
+    const per = Math.ceil(N / config.steps_per_generation);
+    const slices = Array.from({ length: config.steps_per_generation }, (_, k) => order.slice(k * per, (k + 1) * per)).filter((s) => s.length > 0);
+    const [advantages, rewardMetrics] = await Promise.all([
+      adv.advantages.data() as Promise<Float32Array>,
+      readScalars({ reward: adv.reward, reward_std: adv.rewardStd, frac_reward_zero_std: adv.fracRewardZeroStd }),
+    ]);
+    // The batch's tensors must outlive this step (the next slices train on them): kept globally, freed by release().
+    buffer = {
+      input: tf.keep(batch.input),
+      targets: tf.keep(batch.targets),
+      mask: tf.keep(batch.mask),
+      advantages: tf.keep(adv.advantages),
+      oldLogps: oldLogps && tf.keep(oldLogps),
+      refLogps: refLogps && tf.keep(refLogps),
+      observationMask: observationMask && tf.keep(observationMask),
+      promptLength: batch.promptLength,
+      slices,
+      stepsDone: 0,
+      metrics: { ...generated.metrics, ...rewardMetrics },
+      samples: generated.samples,
+    };
+    return { advantages, metrics: buffer.metrics };
+  }
+
+  async function step(keep: Keep, timer: StepTimer): Promise<StepResult<S>> {
+    let generated: StepResult<S>['generated'] = null;
+    try {
+      if (!buffer || buffer.stepsDone >= stepsPerBatch) {
+        release();
+        const { advantages } = await refill(timer);
+        generated = { samples: buffer!.samples, advantages };
+      }
+      const b = buffer!;
+      const rows = b.slices[b.stepsDone % b.slices.length];
+      const whole = b.slices.length === 1;
+      const idx = tf.tensor1d(rows, 'int32');
+      // Constants, so no gradient flows through the gather; the whole batch in order needs none.
+      const pick = <T extends tf.Tensor>(t: T) => (whole ? t : (tf.gather(t, idx) as T));
+      const slice = { input: pick(b.input), targets: pick(b.targets), mask: pick(b.mask), promptLength: b.promptLength, dispose: () => undefined };
+      const advantages = pick(b.advantages);
+      const oldLogps = b.oldLogps && pick(b.oldLogps);
+      const refLogps = b.refLogps && pick(b.refLogps);
+      const obsMask = b.observationMask && pick(b.observationMask);
+      const logged: Record<string, tf.Tensor> = {};
+      const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
+        const { logps, entropy } = completionLogprobsAndEntropy(completionLogits(model, slice), slice.targets, config.temperature);
         const { loss, metrics } = grpoLoss({
-          logps, oldLogps, refLogps, advantages: adv.advantages, mask: batch.mask, entropies: entropy,
+          logps, oldLogps, refLogps, advantages, mask: slice.mask, entropies: entropy,
           lossType: config.loss_type, importanceSamplingLevel: config.importance_sampling_level,
           beta: config.beta, epsilon: config.epsilon, epsilonHigh: config.epsilon_high,
           maxCompletionLength: config.max_completion_length,
         });
-        if (last) {
-          logged.loss = keep(tf.clone(loss));
-          for (const [name, value] of Object.entries(metrics)) if (value) logged[name] = keep(value);
-          // How likely the policy finds the environment's tokens: it rises only if the loss trains on them.
-          if (obsMask) logged['observations/mean_logprob'] = keep(tf.div(tf.sum(tf.mul(stopGradient(logps), obsMask)), tf.maximum(tf.sum(obsMask), 1)));
-        }
+        logged.loss = keep(tf.clone(loss));
+        for (const [name, value] of Object.entries(metrics)) if (value) logged[name] = keep(value);
+        // How likely the policy finds the environment's tokens: it rises only if the loss trains on them.
+        if (obsMask) logged['observations/mean_logprob'] = keep(tf.div(tf.sum(tf.mul(logps, obsMask)), tf.maximum(tf.sum(obsMask), 1)));
+        // How far the policy has moved from the one that sampled this batch (0 when the update is on-policy).
+        if (oldLogps) logged['policy/ratio_mean'] = keep(tf.div(tf.sum(tf.mul(tf.exp(tf.sub(logps, oldLogps)), slice.mask)), tf.maximum(tf.sum(slice.mask), 1)));
         return loss;
       }, timer);
+      b.stepsDone += 1;
+      const metrics = await readScalars({ ...logged, grad_norm: gradNorm });
+      return { metrics: { ...b.metrics, ...metrics }, generated };
+    } catch (error) {
+      release(); // a half-used batch is not trusted: the next step generates afresh
+      throw error;
     }
-    const [advantages, metrics] = await Promise.all([
-      adv.advantages.data() as Promise<Float32Array>,
-      readScalars({ ...logged, grad_norm: gradNorm, reward: adv.reward, reward_std: adv.rewardStd, frac_reward_zero_std: adv.fracRewardZeroStd }),
-    ]);
-    // The batch, rewards, advantages and old/reference log-probs go with the caller's step scope.
-    return { metrics, advantages };
   }
 
   return {
-    update,
+    step,
     dispose() {
+      release();
       optimizer.dispose();
       reference?.dispose();
     },

@@ -46,7 +46,8 @@ function sabotage(model: { forward: (...args: never[]) => unknown }) {
 /**
  * One burn-in step (Adam's slots), then a normal step to count forward calls; then steps that fail at the first
  * forward call (sampling or the first pass), at the first and at the last forward pass inside a gradient tape (the
- * updates): each must leave the tensor count exactly as it was, and the trainer must still train afterwards.
+ * updates): none may leave more tensors than there were, and the trainer must still train afterwards, back at exactly
+ * the count it had.
  */
 async function expectNoLeakOnThrow(trainer: StepTrainer, model: { forward: (...args: never[]) => unknown }) {
   const calls = sabotage(model);
@@ -59,7 +60,8 @@ async function expectNoLeakOnThrow(trainer: StepTrainer, model: { forward: (...a
   for (const [what, at, atGrad] of [['first call', 1, Infinity], ['first update', Infinity, 1], ['last update', Infinity, updates]] as const) {
     [calls.calls, calls.gradCalls, calls.throwAt, calls.throwAtGrad] = [0, 0, at, atGrad];
     await expect(trainer.trainStep(), what).rejects.toThrow('forced failure');
-    expect(tf.memory().numTensors, `throw at the ${what}`).toBe(before);
+    // Never more than before; fewer when the step also dropped a half-used generation batch (GRPO's buffer).
+    expect(tf.memory().numTensors, `throw at the ${what}`).toBeLessThanOrEqual(before);
   }
   [calls.throwAt, calls.throwAtGrad] = [Infinity, Infinity];
   await trainer.trainStep();

@@ -9,7 +9,7 @@ export const grpoSchema = {
   learning_rate: { kind: 'number', default: 3e-4, min: 0, max: 1, exclusiveMin: true, reason: 'Measured: 3e-4 lifts held-out accuracy from 28% to ~55% in 30 steps; 1e-3 makes it fall. A 0.5B model needs ~1e-6.' },
   per_device_train_batch_size: { kind: 'number', default: 64, min: 2, max: 1024, integer: true, reason: 'Completions per step: 8 prompts × 8 generations.' },
   num_generations: { kind: 'number', default: 8, min: 2, max: 64, integer: true, reason: 'TRL’s default G = 8: enough samples per prompt for a useful baseline.' },
-  max_completion_length: { kind: 'number', default: 15, min: 1, max: 32, integer: true, reason: 'The longest completion, "18,19 #### 198" plus EOS, is 15 tokens; shorter cuts answers off.' },
+  max_completion_length: { kind: 'number', default: 15, min: 1, max: 16, integer: true, reason: 'The longest completion, "18,19 #### 198" plus EOS, is 15 tokens; shorter cuts answers off. 16 is the most the model’s context (22) leaves after the prompt.' },
   temperature: { kind: 'number', default: 1, min: 0.05, max: 3, reason: 'Sample from the policy itself; TRL also divides the training logits by it.' },
   beta: { kind: 'number', default: 0, min: 0, max: 10, reason: 'TRL’s default since 2025: no KL penalty, so no reference model is needed.' },
   epsilon: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'PPO’s classic clip range.' },
@@ -36,16 +36,30 @@ export const grpoSchema = {
 } satisfies Schema;
 
 /** Presets are small overrides with reasons, like nanoGPT's config files. */
+/** Four updates per generation batch: from the second on, the policy has moved, the ratio leaves 1, and clips can act. */
+const offPolicy = { steps_per_generation: 4 } as const;
+
 export const grpoPresets = {
-  default: { description: 'TRL’s defaults (dapo loss, group scaling, no KL) at a learning rate a tiny model needs.', overrides: {} },
-  no_kl: { description: 'Explicitly β = 0: nothing holds the policy near the SFT model.', overrides: { beta: 0 } },
-  kl: { description: 'β = 0.04 (the GRPO paper’s value): a k3 KL penalty towards the frozen SFT model.', overrides: { beta: 0.04 } },
-  dapo_clip_higher: { description: 'DAPO’s clip-higher: ε_high = 0.28 lets low-probability tokens grow faster.', overrides: { epsilon_high: 0.28, loss_type: 'dapo' } },
-  dr_grpo: { description: 'Dr. GRPO: no std scaling, constant length normaliser, to remove both biases.', overrides: { loss_type: 'dr_grpo', scale_rewards: 'none' } },
-  gspo: { description: 'GSPO: one importance ratio per sequence (length-normalised), clipped tightly.', overrides: { importance_sampling_level: 'sequence', epsilon: 3e-4, epsilon_high: 4e-4 } },
-  lr_too_high: { description: 'learning_rate 1e-3: the updates overshoot and held-out accuracy falls below the SFT model’s.', overrides: { learning_rate: 1e-3 } },
+  default: { description: 'TRL’s defaults (dapo loss, group scaling, no KL, one update per generation batch) at a learning rate a tiny model needs: held-out accuracy climbs from 27.5% within 20 steps.', overrides: {} },
+  no_kl: { description: 'Explicitly β = 0, TRL’s default: no KL term, no reference model, nothing holds the policy near the SFT model.', overrides: { beta: 0 } },
+  kl: { description: 'β = 0.04 (the GRPO paper’s value): a k3 KL penalty towards the frozen SFT model; a larger β (try 0.4) keeps the KL smaller still.', overrides: { beta: 0.04 } },
+  dapo_clip_higher: {
+    description: 'DAPO’s clip-higher, ε_high = 0.28, with the off-policy steps it needs (steps_per_generation = 4): the ratio leaves 1, so clip_ratio/high_mean rises above 0, and the run differs from the same settings with ε_high = 0.2.',
+    overrides: { epsilon_high: 0.28, loss_type: 'dapo', ...offPolicy },
+  },
+  dr_grpo: { description: 'Dr. GRPO: no std scaling and a constant length normaliser, removing the difficulty and length biases (off-policy as the other variants, for comparison).', overrides: { loss_type: 'dr_grpo', scale_rewards: 'none', ...offPolicy } },
+  gspo: {
+    description: 'GSPO as TRL’s recipe runs it: one length-normalised ratio per sequence, clipped tightly (3e-4, 4e-4), loss_type grpo, steps_per_generation = 4. On-policy it trains exactly as GRPO; off-policy whole sequences are clipped and the run differs.',
+    overrides: { importance_sampling_level: 'sequence', loss_type: 'grpo', epsilon: 3e-4, epsilon_high: 4e-4, ...offPolicy },
+  },
+  grpo_paper: { description: 'The GRPO paper’s loss (loss_type grpo: a mean per sequence, then over sequences) with the same off-policy steps, to compare with Dr. GRPO, DAPO and GSPO.', overrides: { loss_type: 'grpo', ...offPolicy } },
+  dapo: {
+    description: 'All of DAPO: clip-higher, token-level loss, dynamic sampling (groups whose completions all score the same are dropped and more prompts sampled), overlong filtering and the soft overlong punishment, off-policy.',
+    overrides: { loss_type: 'dapo', epsilon_high: 0.28, dynamic_sampling: true, mask_truncated_completions: true, reward_weight_overlong: 1, soft_punish_cache: 1, max_completion_length: 16, ...offPolicy },
+  },
+  lr_too_high: { description: 'learning_rate 1e-3: the updates overshoot and held-out accuracy falls below the SFT model’s 27.5%.', overrides: { learning_rate: 1e-3 } },
   reward_hacking: {
-    description: 'A verifier bug (>= where == was meant): over-estimates score like correct answers. The training reward climbs to ~1 while held-out accuracy falls to 0; the inspector shows wrong answers with full marks.',
+    description: 'A verifier bug (>= where == was meant): over-estimates score like correct answers. The training reward climbs towards its maximum (1.2: correctness 1, format 0.2) while held-out accuracy falls to 0; the inspector shows wrong answers with full marks.',
     overrides: { correctness_reward: 'at_least' },
   },
 } satisfies Presets<typeof grpoSchema>;

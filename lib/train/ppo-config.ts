@@ -37,12 +37,12 @@ export type PpoConfig = ConfigOf<typeof ppoSchema>;
 
 /** Presets are small overrides with reasons, like nanoGPT's config files. */
 export const ppoPresets = {
-  default: { description: 'The defaults above: solves the 5×5 map in about 6–10 updates.', overrides: {} },
+  default: { description: 'The defaults above: the greedy policy reaches the goal of the 5×5 map within about 6–10 updates.', overrides: {} },
   no_clipping: {
     description:
       'ε = 10⁶ for both clips (the losses need ε > 0) with an aggressive update (lr 0.01, 8 epochs per rollout): nothing ' +
       'keeps the new policy near the one that collected the data, so the KL per update explodes, the policy collapses ' +
-      'to one action, and any success it finds is soon lost.',
+      'to one action (entropy near 0), and it never reaches the goal.',
     overrides: { cliprange: 1e6, cliprange_value: 1e6, learning_rate: 1e-2, num_ppo_epochs: 8 },
   },
   aggressive_clipped: {
@@ -50,17 +50,17 @@ export const ppoPresets = {
     overrides: { learning_rate: 1e-2, num_ppo_epochs: 8 },
   },
   lr_too_high: {
-    description: 'learning_rate 0.1: Adam jumps so far per step that the policy turns deterministic within a few updates and stalls.',
+    description: 'learning_rate 0.1: Adam jumps so far per step that the policy turns almost deterministic within 10 updates (entropy from 1.4 to about 0.1) without ever reaching the goal.',
     overrides: { learning_rate: 0.1 },
   },
   pocket: {
-    description: 'The goal hides behind two lava cells; 5× the entropy bonus keeps PPO exploring instead of settling for hiding.',
+    description: 'The goal hides behind two lava cells. With 5× the entropy bonus the greedy policy reaches it within about 10 updates; on this seed the default bonus gets there too, two updates later.',
     overrides: { grid_map: 'pocket', ent_coef: 0.05 },
   },
   cartpole: {
     description:
-      'CartPole-v1 with CleanRL’s shape (64-wide net, 128-step rollouts, 500-step episodes). Greedy episodes often ' +
-      'last all 500 steps after ~80 updates (~1 min on wasm), but not every time: the curve stays noisy, as in CleanRL’s.',
+      'CartPole-v1 with CleanRL’s shape (64-wide net, 128-step rollouts, 500-step episodes). A greedy episode lasts ' +
+      'all 500 steps within about 10 updates (seconds on wasm), and then the curve swings, as CleanRL’s does.',
     overrides: { env_id: 'cartpole', max_episode_steps: 500, hidden_size: 64, num_envs: 8, num_steps: 128, learning_rate: 1e-3 },
   },
 } satisfies Presets<typeof ppoSchema>;

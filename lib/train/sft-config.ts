@@ -26,7 +26,6 @@ const lora = (r: number, extra: { use_rslora?: boolean } = {}) => ({ ...newTask,
 
 export const sftPresets = {
   default: { description: 'SFT of the untrained model on addition, full fine-tuning with the defaults above.', overrides: {} },
-  lora: { description: 'LoRA adapters only (r = 4, α = 8): far fewer trainable parameters, a higher learning rate.', overrides: { use_peft: true, learning_rate: 1e-2 } },
   full_ft: { description: 'Full fine-tuning of the addition model on subtraction: every weight trains.', overrides: { ...newTask } },
   lora_r1: { description: 'LoRA rank 1 on every linear layer (α = 8): 1,024 trainable parameters against full fine-tuning’s 27,606.', overrides: lora(1) },
   lora_r4: { description: 'LoRA rank 4 (α = 8, so the scale α/r is 2).', overrides: lora(4) },

@@ -1,0 +1,24 @@
+/**
+ * npm run claims [-- --fast] [--only id,id]
+ *
+ * Runs every claim of scripts/claims/catalog.ts (each a seeded run on wasm) and prints one line per claim, holds or
+ * fails with its figures, then a closing count. Exits non-zero if any claim fails.
+ */
+import { parseArgs } from 'node:util';
+import { selectBackend } from '@/lib/tf/backend';
+import { CLAIMS } from './claims/catalog';
+import { runClaims } from './claims/run';
+
+const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
+const only = values.only?.split(',').map((s) => s.trim());
+const unknown = only?.filter((id) => !CLAIMS.some((c) => c.id === id)) ?? [];
+if (unknown.length > 0) {
+  console.error(`claims: unknown claim ${unknown.join(', ')} (known: ${CLAIMS.map((c) => c.id).join(', ')})`);
+  process.exit(2);
+}
+const chosen = CLAIMS.filter((c) => (!values.fast || c.fast) && (!only || only.includes(c.id)));
+if ((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend !== 'wasm') throw new Error('the wasm backend did not start');
+const results = await runClaims(chosen, (r) => console.log(`${r.holds ? 'holds' : 'FAILS'}  ${r.claim.id}: ${r.figure}  (${r.seconds.toFixed(0)} s)`));
+const failed = results.filter((r) => !r.holds).length;
+console.log(`\nclaims: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,362 @@
+/**
+ * Every claim the course makes about a run — each preset's description, each "this lab shows X" in a chapter — as a
+ * seeded run on wasm and an assertion on what it logged. `npm run claims` runs them all; the ones marked `fast` also
+ * run inside `npm test` (tests/unit/claims.test.ts). A claim that fails at this scale is rewritten to what is measured,
+ * never loosened until it passes.
+ */
+import type { TrainerName } from '@/lib/train/registry';
+import type { LogLine } from '@/lib/train/run';
+
+export interface ClaimRun {
+  trainer: TrainerName;
+  preset?: string;
+  overrides?: Record<string, unknown>;
+  steps: number;
+  evalEvery: number;
+}
+
+export interface Verdict {
+  holds: boolean;
+  /** The measured figures behind the verdict, one line. */
+  figure: string;
+}
+
+export interface Claim {
+  id: string;
+  /** The sentence being checked, and where it is written. */
+  text: string;
+  where: string;
+  fast?: boolean;
+  runs: Record<string, ClaimRun>;
+  check(history: Record<string, LogLine[]>): Verdict;
+}
+
+// ---- reading a run's history
+
+const evals = (h: LogLine[]) => h.filter((l) => l.kind === 'eval');
+const trains = (h: LogLine[]) => h.filter((l) => l.kind === 'train');
+const evalAt = (h: LogLine[], step: number) => {
+  const line = evals(h).find((l) => l.step === step);
+  if (!line) throw new Error(`no evaluation at step ${step}`);
+  return line.metrics;
+};
+const last = (h: LogLine[]) => evals(h).at(-1)!.metrics;
+/** Mean of a training metric over the steps that logged it (optionally only the last n). */
+const mean = (h: LogLine[], metric: string, lastN?: number) => {
+  const values = trains(h).flatMap((l) => (metric in l.metrics ? [l.metrics[metric]] : []));
+  const xs = lastN ? values.slice(-lastN) : values;
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+const series = (h: LogLine[], metric: string) => trains(h).map((l) => l.metrics[metric]);
+const firstSteps = (h: LogLine[], n: number) => trains(h).slice(0, n);
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const f = (x: number, digits = 3) => x.toFixed(digits);
+
+const grpo = (steps: number, overrides: Record<string, unknown> = {}, preset?: string): ClaimRun => ({ trainer: 'grpo', preset, overrides, steps, evalEvery: steps });
+
+export const CLAIMS: Claim[] = [
+  {
+    id: 'grpo-lifts-accuracy',
+    text: 'GRPO from the SFT checkpoint lifts held-out accuracy from 27.5% within 20 steps.',
+    where: 'grpo preset default; chapters 6 and 7',
+    fast: true,
+    runs: { run: grpo(20) },
+    check: ({ run }) => {
+      const [a0, a20] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 20)['eval/accuracy']];
+      return { holds: a0 === 0.275 && a20 > a0 + 0.1, figure: `${pct(a0)} → ${pct(a20)} at step 20` };
+    },
+  },
+  {
+    id: 'grpo-beta-keeps-kl-small',
+    text: 'A larger β keeps the KL to the reference smaller (β = 0.04 against 0.4).',
+    where: 'grpo preset kl',
+    fast: true,
+    runs: { small: grpo(20, { beta: 0.04 }), large: grpo(20, { beta: 0.4 }) },
+    check: ({ small, large }) => {
+      const [k1, k2] = [mean(small, 'kl'), mean(large, 'kl')];
+      return { holds: k2 < k1, figure: `mean kl ${f(k1, 4)} at β 0.04, ${f(k2, 4)} at β 0.4` };
+    },
+  },
+  {
+    id: 'grpo-on-policy-ratio-is-one',
+    text: 'With one update per generation batch the ratio is exactly 1, so no clip acts (clip_ratio/* is 0 on every step).',
+    where: 'grpo num_iterations / steps_per_generation reasons; chapters 6 and 8',
+    fast: true,
+    runs: { run: grpo(20, { epsilon_high: 0.28 }) },
+    check: ({ run }) => {
+      const clipped = [...series(run, 'clip_ratio/high_mean'), ...series(run, 'clip_ratio/low_mean')];
+      return { holds: clipped.every((x) => x === 0), figure: `largest clip ratio over 20 steps: ${Math.max(...clipped)}` };
+    },
+  },
+  {
+    id: 'grpo-clip-higher-acts-off-policy',
+    text: 'Off-policy (steps_per_generation = 4) the ratio leaves 1, clip_ratio/high_mean rises above 0, and ε_high = 0.28 changes the run against 0.2.',
+    where: 'grpo preset dapo_clip_higher',
+    fast: true,
+    runs: { high: grpo(20, {}, 'dapo_clip_higher'), symmetric: grpo(20, { epsilon_high: 0.2 }, 'dapo_clip_higher') },
+    check: ({ high, symmetric }) => {
+      const [h, s] = [mean(high, 'clip_ratio/high_mean'), mean(symmetric, 'clip_ratio/high_mean')];
+      const differs = series(high, 'loss').some((x, i) => x !== series(symmetric, 'loss')[i]);
+      return { holds: h > 0 && s > 0 && h < s && differs, figure: `clip_ratio/high_mean ${pct(h)} at ε_high 0.28 vs ${pct(s)} at 0.2; losses differ: ${differs}` };
+    },
+  },
+  {
+    id: 'gspo-equals-grpo-on-policy-differs-off-policy',
+    text: 'On-policy GSPO trains exactly as GRPO (the same losses, step for step); off-policy it clips whole sequences and the runs differ.',
+    where: 'grpo preset gspo; chapters 6 and 8',
+    fast: true,
+    runs: {
+      gspoOn: grpo(8, { importance_sampling_level: 'sequence', loss_type: 'grpo' }),
+      grpoOn: grpo(8, { loss_type: 'grpo' }),
+      gspoOff: grpo(20, {}, 'gspo'),
+      grpoOff: grpo(20, {}, 'grpo_paper'),
+    },
+    check: ({ gspoOn, grpoOn, gspoOff, grpoOff }) => {
+      const same = series(gspoOn, 'loss').every((x, i) => Math.abs(x - series(grpoOn, 'loss')[i]) < 1e-6);
+      const clipped = mean(gspoOff, 'clip_ratio/region_mean');
+      const differs = series(gspoOff, 'loss').some((x, i) => Math.abs(x - series(grpoOff, 'loss')[i]) > 1e-6);
+      return { holds: same && clipped > 0 && differs, figure: `on-policy losses equal: ${same}; off-policy clipped ${pct(clipped)} of sequences, runs differ: ${differs}` };
+    },
+  },
+  {
+    id: 'dr-grpo-length-of-incorrect-answers',
+    text: 'Dr. GRPO against loss_type grpo: at this scale the answer format fixes the length, and incorrect answers’ mean length differs by less than half a token.',
+    where: 'chapter 8 (the variant comparison); grpo presets dr_grpo, grpo_paper',
+    runs: { dr: grpo(60, {}, 'dr_grpo'), paper: grpo(60, {}, 'grpo_paper') },
+    check: ({ dr, paper }) => {
+      const [d, p] = [mean(dr, 'completions/mean_length_incorrect', 20), mean(paper, 'completions/mean_length_incorrect', 20)];
+      return { holds: Math.abs(d - p) < 0.5, figure: `incorrect answers, last 20 steps: ${f(d, 2)} tokens (dr_grpo) vs ${f(p, 2)} (grpo)` };
+    },
+  },
+  {
+    id: 'dapo-dynamic-sampling-drops-equal-groups',
+    text: 'DAPO’s dynamic sampling drops groups whose completions all score the same and samples more, and the run still lifts accuracy.',
+    where: 'grpo preset dapo',
+    runs: { run: grpo(20, {}, 'dapo') },
+    check: ({ run }) => {
+      const kept = mean(run, 'dynamic_sampling/kept_fraction');
+      const [a0, a20] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 20)['eval/accuracy']];
+      return { holds: kept < 1 && a20 > a0, figure: `kept ${pct(kept)} of sampled groups; accuracy ${pct(a0)} → ${pct(a20)}` };
+    },
+  },
+  {
+    id: 'grpo-lr-too-high',
+    text: 'A learning rate of 1e-3 ends below the SFT model’s 27.5% and below the default run.',
+    where: 'grpo preset lr_too_high',
+    runs: { high: grpo(40, {}, 'lr_too_high'), base: grpo(40) },
+    check: ({ high, base }) => {
+      const [h, b] = [last(high)['eval/accuracy'], last(base)['eval/accuracy']];
+      return { holds: h < 0.275 && h < b, figure: `${pct(h)} at lr 1e-3 vs ${pct(b)} at the default, step 40` };
+    },
+  },
+  {
+    id: 'grpo-reward-hacking',
+    text: 'Against the >= verifier the training reward climbs towards its maximum of 1.2 while held-out accuracy falls to 0.',
+    where: 'grpo preset reward_hacking; chapter 6',
+    runs: { run: grpo(40, {}, 'reward_hacking') },
+    check: ({ run }) => {
+      const [r0, r1] = [mean(firstSteps(run, 6), 'reward'), mean(run, 'reward', 5)];
+      const acc = last(run)['eval/accuracy'];
+      return { holds: r1 > r0 && r1 > 0.8 && acc < 0.05, figure: `reward ${f(r0, 2)} → ${f(r1, 2)}; held-out accuracy ${pct(acc)} at step 40` };
+    },
+  },
+  {
+    id: 'dpo-reward-accuracy-rises',
+    text: 'DPO’s reward accuracy rises on pairs sampled from the SFT model.',
+    where: 'dpo preset default; chapter 5',
+    runs: { run: { trainer: 'dpo', steps: 20, evalEvery: 20 } },
+    check: ({ run }) => {
+      const [a0, a1] = [mean(firstSteps(run, 4), 'rewards/accuracies'), mean(run, 'rewards/accuracies', 4)];
+      return { holds: a1 > a0, figure: `rewards/accuracies ${pct(a0)} (first steps) → ${pct(a1)} (last steps)` };
+    },
+  },
+  {
+    id: 'dpo-lr-too-high',
+    text: 'At a learning rate 10× too high, reward accuracy stays high while the chosen log-probs fall and held-out accuracy collapses.',
+    where: 'dpo preset lr_too_high; chapter 5',
+    runs: { run: { trainer: 'dpo', preset: 'lr_too_high', steps: 40, evalEvery: 40 } },
+    check: ({ run }) => {
+      const [c0, c1] = [mean(firstSteps(run, 4), 'logps/chosen'), mean(run, 'logps/chosen', 4)];
+      const acc = mean(run, 'rewards/accuracies', 4);
+      const [h0, h1] = [evalAt(run, 0)['eval/accuracy'], last(run)['eval/accuracy']];
+      return { holds: c1 < c0 && acc > 0.8 && h1 < h0, figure: `logps/chosen ${f(c0, 2)} → ${f(c1, 2)}; reward accuracy ${pct(acc)}; held-out ${pct(h0)} → ${pct(h1)}` };
+    },
+  },
+  {
+    id: 'ppo-clip-fraction-grows-with-lr',
+    text: 'PPO’s clip fraction grows with the learning rate (3e-4, 3e-3, 3e-2).',
+    where: 'chapter 4; ppo lab',
+    runs: {
+      slow: { trainer: 'ppo', overrides: { learning_rate: 3e-4 }, steps: 10, evalEvery: 10 },
+      mid: { trainer: 'ppo', overrides: { learning_rate: 3e-3 }, steps: 10, evalEvery: 10 },
+      fast: { trainer: 'ppo', overrides: { learning_rate: 3e-2 }, steps: 10, evalEvery: 10 },
+    },
+    check: ({ slow, mid, fast }) => {
+      const c = [slow, mid, fast].map((h) => mean(h, 'policy/clipfrac_avg'));
+      return { holds: c[0] < c[1] && c[1] < c[2], figure: `mean policy/clipfrac_avg ${c.map((x) => pct(x)).join(' < ')}` };
+    },
+  },
+  {
+    id: 'ppo-without-clipping-is-unstable',
+    text: 'Without clipping, the same aggressive update blows the KL up, collapses the policy to one action and never reaches the goal; with the clip it learns.',
+    where: 'ppo presets no_clipping, aggressive_clipped; chapter 4',
+    runs: {
+      unclipped: { trainer: 'ppo', preset: 'no_clipping', steps: 30, evalEvery: 2 },
+      clipped: { trainer: 'ppo', preset: 'aggressive_clipped', steps: 30, evalEvery: 2 },
+    },
+    check: ({ unclipped, clipped }) => {
+      const kl = (h: LogLine[]) => Math.max(...series(h, 'policy/approxkl_avg'));
+      const best = (h: LogLine[]) => Math.max(...evals(h).map((l) => l.metrics['eval/return']));
+      const entropy = mean(unclipped, 'policy/entropy_avg', 10);
+      return {
+        holds: kl(unclipped) > 10 * kl(clipped) && entropy < 0.05 && best(unclipped) < 0 && best(clipped) > 0.9,
+        figure: `max approx KL ${f(kl(unclipped), 1)} vs ${f(kl(clipped), 2)}; final entropy ${f(entropy, 3)}; best greedy return ${f(best(unclipped), 2)} vs ${f(best(clipped), 2)}`,
+      };
+    },
+  },
+  {
+    id: 'ppo-default-solves-the-grid',
+    text: 'The defaults solve the 5×5 map within 20 updates (greedy return ≥ 0.9).',
+    where: 'ppo preset default; chapter 4',
+    runs: { run: { trainer: 'ppo', steps: 20, evalEvery: 2 } },
+    check: ({ run }) => {
+      const solved = evals(run).find((l) => l.metrics['eval/return'] >= 0.9);
+      return { holds: solved !== undefined, figure: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
+    },
+  },
+  {
+    id: 'grpo-no-kl-needs-no-reference',
+    text: 'With β = 0 there is no KL term and no reference model: no kl metric is logged.',
+    where: 'grpo presets default, no_kl',
+    fast: true,
+    runs: { run: grpo(20) },
+    check: ({ run }) => ({ holds: trains(run).every((l) => !('kl' in l.metrics)), figure: `kl logged on ${trains(run).filter((l) => 'kl' in l.metrics).length} of 20 steps` }),
+  },
+  {
+    id: 'ppo-lr-too-high-turns-deterministic',
+    text: 'At learning rate 0.1 the policy turns almost deterministic within 10 updates and never reaches the goal.',
+    where: 'ppo preset lr_too_high',
+    runs: { run: { trainer: 'ppo', preset: 'lr_too_high', steps: 10, evalEvery: 2 } },
+    check: ({ run }) => {
+      const [e0, e1] = [series(run, 'policy/entropy_avg')[0], series(run, 'policy/entropy_avg').at(-1)!];
+      const best = Math.max(...evals(run).map((l) => l.metrics['eval/return']));
+      return { holds: e1 < 0.2 && e0 > 1 && best < 0, figure: `entropy ${f(e0, 2)} → ${f(e1, 2)}; best greedy return ${f(best, 2)}` };
+    },
+  },
+  {
+    id: 'ppo-pocket-is-found',
+    text: 'In the pocket map the greedy policy reaches the goal within about 10 updates with 5× the entropy bonus, and the default bonus gets there too on this seed.',
+    where: 'ppo preset pocket',
+    runs: { bonus: { trainer: 'ppo', preset: 'pocket', steps: 20, evalEvery: 2 }, plain: { trainer: 'ppo', preset: 'pocket', overrides: { ent_coef: 0.01 }, steps: 20, evalEvery: 2 } },
+    check: ({ bonus, plain }) => {
+      const first = (h: LogLine[]) => evals(h).find((l) => l.metrics['eval/return'] > 0.9)?.step ?? Infinity;
+      return { holds: first(bonus) <= 12 && first(plain) <= 20, figure: `goal first reached at update ${first(bonus)} (ent_coef 0.05) and ${first(plain)} (0.01)` };
+    },
+  },
+  {
+    id: 'ppo-cartpole-reaches-500',
+    text: 'CartPole: a greedy episode lasts all 500 steps within about 10 updates.',
+    where: 'ppo preset cartpole',
+    runs: { run: { trainer: 'ppo', preset: 'cartpole', steps: 20, evalEvery: 5 } },
+    check: ({ run }) => {
+      const first = evals(run).find((l) => l.metrics['eval/return'] >= 500)?.step;
+      return { holds: first !== undefined && first <= 15, figure: first === undefined ? 'never 500 in 20 updates' : `500 steps first at update ${first}` };
+    },
+  },
+  {
+    id: 'sft-from-base-learns',
+    text: 'SFT of the untrained model on addition, full fine-tuning with the defaults, lifts held-out accuracy from 0 within 200 steps.',
+    where: 'sft preset default',
+    runs: { run: { trainer: 'sft', steps: 200, evalEvery: 200 } },
+    check: ({ run }) => {
+      const [a0, a1] = [evalAt(run, 0)['eval/accuracy'], last(run)['eval/accuracy']];
+      return { holds: a0 < 0.02 && a1 > 0.3, figure: `${pct(a0)} → ${pct(a1)} after 200 steps` };
+    },
+  },
+  {
+    id: 'agent-tools-matter',
+    text: 'The agent: with the calculator held-out accuracy climbs to above 90% in 10 steps; without it the ceiling is at least 20 points lower; with no SFT nothing is learned.',
+    where: 'agent presets default, no_tool, from_base; chapter 1',
+    runs: {
+      tool: { trainer: 'agent', steps: 10, evalEvery: 10 },
+      noTool: { trainer: 'agent', preset: 'no_tool', steps: 30, evalEvery: 30 },
+      fromBase: { trainer: 'agent', preset: 'from_base', steps: 10, evalEvery: 10 },
+    },
+    check: ({ tool, noTool, fromBase }) => {
+      const [t, n, b] = [last(tool)['eval/accuracy'], last(noTool)['eval/accuracy'], last(fromBase)['eval/accuracy']];
+      return { holds: t > 0.9 && t - n > 0.2 && b === 0, figure: `${pct(t)} with the tool, ${pct(n)} without, ${pct(b)} from the untrained model` };
+    },
+  },
+  {
+    id: 'agent-masking-bug',
+    text: 'Training on the calculator’s tokens raises their log-probability under the policy and, after ~100 steps, the model writes tool results itself when no calculator answers.',
+    where: 'agent preset train_on_observations; chapter 1',
+    runs: { run: { trainer: 'agent', preset: 'train_on_observations', steps: 100, evalEvery: 50 } },
+    check: ({ run }) => {
+      const lp = series(run, 'observations/mean_logprob');
+      const fab = last(run)['eval/fabricated_result_rate'];
+      return { holds: lp.at(-1)! - lp[0] > 4 && fab > 0.2, figure: `observations/mean_logprob ${f(lp[0], 1)} → ${f(lp.at(-1)!, 1)}; fabricated results in ${pct(fab)} of episodes` };
+    },
+  },
+  {
+    id: 'agent-tool-cost',
+    text: 'A call that costs more than a right answer earns stops paying: the agent stops calling and accuracy falls to the no-tool level.',
+    where: 'agent preset tool_cost; chapter 1',
+    runs: { run: { trainer: 'agent', preset: 'tool_cost', steps: 20, evalEvery: 20 } },
+    check: ({ run }) => {
+      const m = last(run);
+      return { holds: m['eval/tool_call_rate'] === 0 && m['eval/accuracy'] < 0.3, figure: `call rate ${pct(m['eval/tool_call_rate'])}, accuracy ${pct(m['eval/accuracy'])} at step 20` };
+    },
+  },
+  {
+    id: 'lora-small-rank-close-to-full',
+    text: 'LoRA at rank 4 ends within 10 points of full fine-tuning on subtraction with 15% of its trainable parameters, rank 1 far behind; every method forgets addition unless old data is replayed.',
+    where: 'sft presets lora_r1, lora_r4, full_ft, full_ft_replay; chapter 2',
+    runs: {
+      full: { trainer: 'sft', preset: 'full_ft', steps: 300, evalEvery: 100 },
+      r1: { trainer: 'sft', preset: 'lora_r1', steps: 300, evalEvery: 100 },
+      r4: { trainer: 'sft', preset: 'lora_r4', steps: 300, evalEvery: 100 },
+      replay: { trainer: 'sft', preset: 'full_ft_replay', steps: 300, evalEvery: 100 },
+    },
+    check: ({ full, r1, r4, replay }) => {
+      const [f1, one, l1, rp] = [last(full), last(r1), last(r4), last(replay)];
+      return {
+        holds:
+          f1['eval/accuracy'] - l1['eval/accuracy'] < 0.1 && one['eval/accuracy'] < l1['eval/accuracy'] - 0.3 &&
+          f1['eval/old_task_accuracy'] < 0.06 && l1['eval/old_task_accuracy'] < 0.06 && rp['eval/old_task_accuracy'] > 0.6,
+        figure: `subtraction ${pct(f1['eval/accuracy'])} (full), ${pct(l1['eval/accuracy'])} (r = 4), ${pct(one['eval/accuracy'])} (r = 1); addition kept ${pct(f1['eval/old_task_accuracy'])} (full), ${pct(l1['eval/old_task_accuracy'])} (r = 4), ${pct(rp['eval/old_task_accuracy'])} (full with replay)`,
+      };
+    },
+  },
+  {
+    id: 'lora-rank-and-scale',
+    text: 'With α fixed, rank 16 (α/r = 0.5) is not slower than rank 4 (α/r = 2) at step 100; rsLoRA (α/√r = 2) at rank 16 is faster still.',
+    where: 'sft presets lora_r4, lora_r16, lora_r16_rslora; chapter 2',
+    runs: {
+      r4: { trainer: 'sft', preset: 'lora_r4', steps: 300, evalEvery: 100 },
+      r16: { trainer: 'sft', preset: 'lora_r16', steps: 300, evalEvery: 100 },
+      rs16: { trainer: 'sft', preset: 'lora_r16_rslora', steps: 300, evalEvery: 100 },
+    },
+    check: ({ r4, r16, rs16 }) => {
+      const a = [r4, r16, rs16].map((h) => evalAt(h, 100)['eval/accuracy']);
+      return { holds: a[1] >= a[0] && a[2] > a[1], figure: `subtraction at step 100: ${pct(a[0])} (r = 4), ${pct(a[1])} (r = 16), ${pct(a[2])} (r = 16, rsLoRA)` };
+    },
+  },
+  {
+    id: 'dpo-variants-train',
+    text: 'IPO, conservative DPO and the hinge loss each train on the same pairs: reward accuracy rises over 20 steps.',
+    where: 'dpo presets ipo, conservative, hinge; chapter 5',
+    runs: {
+      ipo: { trainer: 'dpo', preset: 'ipo', steps: 20, evalEvery: 20 },
+      conservative: { trainer: 'dpo', preset: 'conservative', steps: 20, evalEvery: 20 },
+      hinge: { trainer: 'dpo', preset: 'hinge', steps: 20, evalEvery: 20 },
+    },
+    check: (runs) => {
+      const rise = Object.fromEntries(Object.entries(runs).map(([name, h]) => [name, [mean(firstSteps(h, 4), 'rewards/accuracies'), mean(h, 'rewards/accuracies', 4)]]));
+      return {
+        holds: Object.values(rise).every(([a, b]) => b > a),
+        figure: Object.entries(rise).map(([name, [a, b]]) => `${name} ${pct(a)} → ${pct(b)}`).join('; '),
+      };
+    },
+  },
+];

@@ -1,0 +1,56 @@
+/**
+ * Runs claims: each distinct run once (claims that share a run share it), seeded, on the active backend, started as
+ * the CLI starts trainers. Returns each claim's verdict.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { trainerSettings } from '@/lib/train/registry';
+import { TrainingRun, type LogLine } from '@/lib/train/run';
+import { startTrainer } from '@/lib/train/start';
+import type { Claim, ClaimRun, Verdict } from './catalog';
+
+const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(path.join('public', file)));
+
+async function execute(run: ClaimRun): Promise<LogLine[]> {
+  const preset = run.preset ? trainerSettings(run.trainer).presets[run.preset] : undefined;
+  if (run.preset && !preset) throw new Error(`${run.trainer} has no preset "${run.preset}"`);
+  const overrides = { ...(preset?.overrides ?? {}), ...(run.overrides ?? {}), max_steps: run.steps, eval_steps: run.evalEvery };
+  const { trainer } = await startTrainer(run.trainer, { overrides, readCheckpoint });
+  try {
+    const training = new TrainingRun(trainer, { maxSteps: run.steps, evalEvery: run.evalEvery });
+    const state = await training.run();
+    if (state !== 'done') throw new Error(training.error ?? `the run ended as ${state}`);
+    return training.history;
+  } finally {
+    trainer.dispose();
+  }
+}
+
+export interface ClaimResult extends Verdict {
+  claim: Claim;
+  seconds: number;
+}
+
+export async function runClaims(claims: Claim[], onResult?: (result: ClaimResult) => void): Promise<ClaimResult[]> {
+  const cache = new Map<string, Promise<LogLine[]>>();
+  const results: ClaimResult[] = [];
+  for (const claim of claims) {
+    const started = performance.now();
+    let verdict: Verdict;
+    try {
+      const histories: Record<string, LogLine[]> = {};
+      for (const [name, run] of Object.entries(claim.runs)) {
+        const key = JSON.stringify(run);
+        if (!cache.has(key)) cache.set(key, execute(run));
+        histories[name] = await cache.get(key)!;
+      }
+      verdict = claim.check(histories);
+    } catch (error) {
+      verdict = { holds: false, figure: `could not run: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const result = { claim, ...verdict, seconds: (performance.now() - started) / 1000 };
+    results.push(result);
+    onResult?.(result);
+  }
+  return results;
+}

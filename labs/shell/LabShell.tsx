@@ -5,6 +5,7 @@ import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
 import { MetricChart, type ChartSpec } from './MetricChart';
+import { RunsSummary, type SummaryColumn } from './RunsSummary';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
 import { SettingsForm } from './SettingsForm';
@@ -22,6 +23,11 @@ export interface LabDefinition<N extends TrainerName> {
   evalMetric: [name: string, label: string, percent: boolean];
   /** The presets this lab offers (default: all of the trainer's), the first being where the lab starts. */
   presets?: string[];
+  /**
+   * Presets to run one after another on the same seed, each kept on the charts (e.g. GRPO's variants), with the
+   * columns of the table that compares them.
+   */
+  comparison?: { label: string; presets: string[]; columns: SummaryColumn[] };
   /** Buttons for the trainer's actions (Trainer.actions), usable once a run is paused or finished. */
   actions?: { name: string; label: string; help: string }[];
 }
@@ -55,6 +61,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const [notices, setNotices] = useState<string[]>([]);
   const [saved, setSaved] = useState<SavedRun[]>([]);
   const runSettings = useRef<Settings>(settings);
+  const runPreset = useRef<string>(preset);
   const loaded = useRef(false);
   const { status } = lab;
   const steps = status.history.filter((l) => l.kind === 'train');
@@ -80,9 +87,38 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
   const archive = () => {
     if (status.history.length === 0) return;
-    const run: SavedRun = { id: `run-${Date.now()}`, trainer, settings: runSettings.current, history: status.history };
+    const run: SavedRun = { id: `run-${Date.now()}`, trainer, settings: runSettings.current, history: status.history, preset: runPreset.current };
     setSaved((runs) => [...runs, run].slice(-(MAX_RUNS - 1)));
   };
+
+  // The comparison: presets queued to run one after another, each archived when it finishes.
+  const [queue, setQueue] = useState<string[]>([]);
+  const comparison = definition.comparison;
+  const startComparison = () => {
+    if (!comparison || !freshRunAllowed('the runs for a comparison')) return;
+    setSaved([]);
+    setQueue(comparison.presets);
+  };
+  useEffect(() => {
+    const next = queue[0];
+    if (next === undefined) return;
+    if (status.state === 'idle') {
+      // Same seed and length for every variant, so only what the preset changes differs.
+      const chosen = { ...presetSettings(schema, ownEntry(presets, next)), seed: settings.seed, max_steps: settings.max_steps };
+      setPreset(next);
+      setSettings(chosen);
+      runSettings.current = chosen;
+      runPreset.current = next;
+      lab.train(chosen, backendChoice);
+    } else if (status.state === 'done' && queue.length > 1) {
+      archive();
+      lab.reset();
+      setQueue((q) => q.slice(1));
+    } else if (status.state === 'done' || status.state === 'failed' || status.state === 'stopped') {
+      setQueue([]);
+    }
+    // It reacts to the queue and the run's state only; the other values it reads are the current render's.
+  }, [queue, status.state]); // eslint-disable-line react-hooks/exhaustive-deps
   /** A change that needs a fresh run asks first; returns false if the reader keeps the run. */
   const freshRunAllowed = (what: string) => {
     if (!hasRun) return true;
@@ -106,7 +142,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     lab.restart();
   };
   const train = () => {
-    if (status.state === 'idle') runSettings.current = settings;
+    if (status.state === 'idle') {
+      runSettings.current = settings;
+      runPreset.current = preset;
+    }
     lab.train(settings, backendChoice);
   };
   const reset = () => {
@@ -137,11 +176,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     }
   };
 
-  const current = { label: 'current', settings: runSettings.current, history: status.history };
-  const allRuns = [...saved.map((r) => ({ label: '', settings: r.settings, history: r.history })), ...(status.history.length ? [current] : [])];
+  const current = { settings: runSettings.current, history: status.history, preset: runPreset.current };
+  const allRuns = [...saved, ...(status.history.length ? [current] : [])];
+  // Runs from a comparison are named by their preset; others by the settings that differ between them.
+  const byPreset = allRuns.every((r) => r.preset) && new Set(allRuns.map((r) => r.preset)).size === allRuns.length;
   const chartRuns = allRuns.map((run, i) => ({
     history: run.history,
-    label: `run ${i + 1}${allRuns.length > 1 ? ` (${describeDifferences(schema, run.settings, allRuns.filter((o) => o !== run).map((o) => o.settings))})` : ''}`,
+    label: `run ${i + 1}${allRuns.length > 1 ? ` (${byPreset ? run.preset : describeDifferences(schema, run.settings, allRuns.filter((o) => o !== run).map((o) => o.settings))})` : ''}`,
   }));
   const last = steps.at(-1)?.metrics;
   const msPerStep = last?.['timing/step_ms'] !== undefined ? Math.round(last['timing/step_ms']) : null;
@@ -237,6 +278,24 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
               </div>
             );
           })}
+        </section>
+      ) : null}
+
+      {comparison ? (
+        <section className="lab-section" aria-label="Compare">
+          <h3>Compare</h3>
+          <p>
+            {comparison.label}{' '}
+            <button type="button" onClick={startComparison} disabled={queue.length > 0 || status.state === 'running'}>
+              Run {comparison.presets.join(', ')}
+            </button>
+          </p>
+          {queue.length > 0 ? (
+            <p role="status" className="lab-notice">
+              Running {queue[0]} ({comparison.presets.length - queue.length + 1} of {comparison.presets.length}); the others follow on the same seed.
+            </p>
+          ) : null}
+          <RunsSummary runs={chartRuns} columns={comparison.columns} />
         </section>
       ) : null}
 

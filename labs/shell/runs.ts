@@ -17,16 +17,19 @@ export interface SavedRun {
   trainer: string;
   settings: Settings;
   history: LogLine[];
+  /** The preset the run started from, when it matters for its label (a comparison). */
+  preset?: string;
 }
 
 export function exportRun(run: SavedRun): string {
-  return JSON.stringify({ format: FORMAT, version: 1, trainer: run.trainer, settings: run.settings, history: run.history }, null, 1);
+  return JSON.stringify({ format: FORMAT, version: 1, trainer: run.trainer, preset: run.preset, settings: run.settings, history: run.history }, null, 1);
 }
 
 const fileSchema = z.object({
   format: z.literal(FORMAT, { error: `not a run file (expected "format": "${FORMAT}")` }),
   version: z.literal(1, { error: 'unsupported run file version (this site reads version 1)' }),
   trainer: z.string(),
+  preset: z.string().max(64).optional(),
   settings: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   history: z
     .array(
@@ -66,5 +69,5 @@ export function importRun(text: string, trainer: string, schema: Schema): SavedR
   } catch (error) {
     throw new Error(`its settings are not valid here: ${(error as Error).message.replace(/^Invalid config: /, '')}`);
   }
-  return { id: `import-${Date.now()}`, trainer, settings: parsed.data.settings, history: parsed.data.history };
+  return { id: `import-${Date.now()}`, trainer, settings: parsed.data.settings, history: parsed.data.history, preset: parsed.data.preset };
 }

@@ -96,6 +96,20 @@ test.describe('GRPO lab', () => {
   });
 });
 
+test('the comparison runs GRPO, Dr. GRPO, DAPO and GSPO on one seed, overlays them and tabulates them', async ({ page }) => {
+  await page.goto('/labs/grpo/?max_steps=2&eval_steps=2&seed=3');
+  const compare = page.getByRole('region', { name: 'Compare' });
+  await compare.getByRole('button', { name: 'Run grpo_paper, dr_grpo, dapo, gspo' }).click();
+  await expect(compare.getByRole('status')).toContainText('Running grpo_paper (1 of 4)');
+  await expect(compare.locator('.runs-summary tbody tr')).toHaveCount(4, { timeout: 120_000 });
+  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: 60_000 });
+  for (const [i, name] of ['grpo_paper', 'dr_grpo', 'dapo', 'gspo'].entries()) {
+    await expect(compare.locator('.runs-summary tbody tr').nth(i).locator('th')).toHaveText(`run ${i + 1} (${name})`);
+  }
+  await expect(page.getByRole('figure', { name: 'Completion length: correct and incorrect answers' })).toContainText('gspo');
+  await expect(page.getByLabel('seed')).toHaveValue('3');
+});
+
 test('in the GRPO chapter, the prose shows first and the lab loads only when opened', async ({ page }) => {
   const scripts: string[] = [];
   page.on('response', async (response) => {

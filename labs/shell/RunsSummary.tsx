@@ -1,0 +1,60 @@
+'use client';
+
+import type { LogLine } from '@/lib/train/run';
+
+/** A column of the runs table: a metric read from a run's history. */
+export interface SummaryColumn {
+  label: string;
+  metric: string;
+  /** 'final': the last evaluation's value; 'recent': the mean over the last 10 training steps that logged it. */
+  read: 'final' | 'recent';
+  percent?: boolean;
+}
+
+function value(history: LogLine[], column: SummaryColumn): number | undefined {
+  if (column.read === 'final') return history.filter((l) => l.kind === 'eval' && column.metric in l.metrics).at(-1)?.metrics[column.metric];
+  const xs = history.filter((l) => l.kind === 'train' && column.metric in l.metrics).slice(-10).map((l) => l.metrics[column.metric]);
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+}
+
+const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–' : percent ? `${(100 * x).toFixed(1)}%` : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
+
+/** The runs on the charts side by side: a few columns of what each ended with, its steps and its training time. */
+export function RunsSummary({ runs, columns }: { runs: { label: string; history: LogLine[] }[]; columns: SummaryColumn[] }) {
+  if (runs.length === 0) return null;
+  return (
+    <div className="inspector-scroll">
+      <table className="runs-summary">
+        <caption className="sr-only">The runs compared</caption>
+        <thead>
+          <tr>
+            <th scope="col">run</th>
+            {columns.map((c) => (
+              <th scope="col" key={c.label}>
+                {c.label}
+              </th>
+            ))}
+            <th scope="col">steps</th>
+            <th scope="col">training time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => {
+            const steps = run.history.filter((l) => l.kind === 'train');
+            const ms = steps.reduce((s, l) => s + (l.metrics['timing/step_ms'] ?? 0), 0);
+            return (
+              <tr key={run.label}>
+                <th scope="row">{run.label}</th>
+                {columns.map((c) => (
+                  <td key={c.label}>{fmt(value(run.history, c), c.percent)}</td>
+                ))}
+                <td>{steps.length}</td>
+                <td>{(ms / 1000).toFixed(1)} s</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -48,6 +48,11 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             Agentic RL Lab: an open course on training LLM agents with reinforcement learning. Your progress stays on
             this device.
           </p>
+          <nav aria-label="Course reference" className="footer-links">
+            <Link href="/notation/">Notation</Link>
+            <Link href="/glossary/">Glossary</Link>
+            <Link href="/references/">References</Link>
+          </nav>
         </footer>
       </body>
     </html>

@@ -14,5 +14,8 @@ export default function sitemap(): MetadataRoute.Sitemap {
     { url: `${origin}/labs/` },
     ...labs.map((lab) => ({ url: `${origin}/labs/${lab.slug}/` })),
     { url: `${origin}/search/` },
+    { url: `${origin}/notation/` },
+    { url: `${origin}/glossary/` },
+    { url: `${origin}/references/` },
   ];
 }

@@ -15,6 +15,7 @@ import {
   remarkCheckComponents,
   remarkCheckMath,
   remarkCollectLinks,
+  remarkLinkReferences,
   type CollectedLink,
   type Heading,
 } from './plugins';
@@ -28,6 +29,8 @@ export interface CompiledSource {
   quizIds: string[];
   figures: string[];
   labs: string[];
+  /** Ids of content/references.ts records the chapter's <References> cite, in order. */
+  references: string[];
 }
 
 export interface CompiledChapter extends CompiledSource {
@@ -55,6 +58,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
   const headings: Heading[] = [];
   const links: CollectedLink[] = [];
   const found = { quizIds: [] as string[], figures: [] as string[], labs: [] as string[] };
+  const references: string[] = [];
   try {
     const { code } = await bundleMDX({
       source,
@@ -70,6 +74,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
           remarkMath,
           remarkCheckMath(file),
           remarkCheckComponents(file, found),
+          remarkLinkReferences(file, references),
           remarkCollectLinks(file, links),
         ];
         options.rehypePlugins = [
@@ -83,7 +88,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
         return options;
       },
     });
-    return { frontmatter, code, headings, links, ...found };
+    return { frontmatter, code, headings, links, ...found, references };
   } catch (error) {
     throw describeBuildError(file, error);
   }

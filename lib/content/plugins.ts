@@ -6,6 +6,7 @@ import katex from 'katex';
 import { toString as hastToString } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 import { isChapterComponent, quizPropsSchema, figurePropsSchema, labEmbedPropsSchema } from './components';
+import { referenceForTitle, referenceForUrl } from './references';
 
 interface Position {
   start: { line: number; column: number };
@@ -15,6 +16,7 @@ interface AnyNode {
   value?: string;
   name?: string | null;
   url?: string;
+  data?: Record<string, unknown>;
   tagName?: string;
   depth?: number;
   properties?: Record<string, unknown>;
@@ -126,6 +128,51 @@ export function remarkCheckComponents(file: string, found: { quizIds: string[]; 
       if (name === 'Quiz') found.quizIds.push(props.id as string);
       if (name === 'Figure') found.figures.push(props.src as string);
       if (name === 'LabEmbed') found.labs.push(props.lab as string);
+    });
+  };
+}
+
+function textOf(node: AnyNode): string {
+  return node.value ?? (node.children ?? []).map(textOf).join('');
+}
+
+/**
+ * Each entry of a chapter's <References> list must be a work listed in content/references.ts (matched by its
+ * arXiv id, URL, or title when it has no link); the entry gains a link to its record on /references/. An entry
+ * that matches nothing fails the build, so the references page can never miss a cited work.
+ */
+export function remarkLinkReferences(file: string, cited: string[]) {
+  return () => (tree: AnyNode) => {
+    visit(tree as never, (node: AnyNode) => {
+      if (node.type !== 'mdxJsxFlowElement' || node.name !== 'References') return;
+      visit(node as never, 'listItem', (item: AnyNode) => {
+        const line = item.position?.start.line;
+        const links: AnyNode[] = [];
+        visit(item as never, 'link', (link: AnyNode) => void links.push(link));
+        const titles: string[] = [];
+        visit(item as never, 'emphasis', (em: AnyNode) => void titles.push(textOf(em)));
+        const found = links.length > 0 ? links.map((l) => referenceForUrl(l.url ?? '')) : [referenceForTitle(titles[0] ?? '')];
+        const missing = found.findIndex((r) => !r);
+        if (missing >= 0) {
+          const what = links[missing]?.url ?? `"${titles[0] ?? textOf(item).slice(0, 60)}"`;
+          throw new ChapterError(file, line, `reference ${what} is not in content/references.ts; add it there`);
+        }
+        const paragraph = item.children?.find((c) => c.type === 'paragraph') ?? item;
+        for (const ref of new Set(found)) {
+          if (!ref) continue;
+          cited.push(ref.id);
+          paragraph.children = [
+            ...(paragraph.children ?? []),
+            { type: 'text', value: ' · ' },
+            {
+              type: 'link',
+              url: `/references/#${ref.id}`,
+              data: { hProperties: { 'aria-label': `${ref.title}, in the course references` } },
+              children: [{ type: 'text', value: 'course references' }],
+            },
+          ];
+        }
+      });
     });
   };
 }

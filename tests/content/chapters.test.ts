@@ -8,6 +8,9 @@ import { chapterFiles, getChapters } from '@/lib/content/chapters';
 import { compileChapter, type CompiledChapter } from '@/lib/content/compile';
 import { CHAPTER_COMPONENTS } from '@/lib/content/components';
 import { mdxComponents } from '@/app/_components/mdx/registry';
+import { glossary, glossaryId } from '@/content/glossary';
+import { notation } from '@/content/notation';
+import { references } from '@/content/references';
 
 // Ids the chapter page itself adds around the MDX body (objectives, takeaways, references).
 const PAGE_IDS = ['objectives-title', 'key-takeaways-title', 'references-title', 'main'];
@@ -61,6 +64,12 @@ describe('every chapter', () => {
   it('links only to pages and anchors that exist', () => {
     const anchors = new Map(compiled.map((c) => [c.meta.slug, new Set([...c.headings.map((h) => h.id), ...PAGE_IDS])]));
     const labSlugs = new Set<string>(labs.map((l) => l.slug));
+    // The course's reference pages, with the anchors each one renders.
+    const pageAnchors = new Map<string, Set<string>>([
+      ['notation', new Set(notation.map((n) => n.id))],
+      ['glossary', new Set(glossary.map(glossaryId))],
+      ['references', new Set(references.map((r) => r.id))],
+    ]);
     const problems: string[] = [];
     for (const chapter of compiled) {
       for (const { url, line } of chapter.links) {
@@ -75,14 +84,17 @@ describe('every chapter', () => {
         }
         const chapterLink = /^\/chapters\/([a-z0-9-]+)\/(?:#([a-z0-9-]+))?$/.exec(url);
         const labLink = /^\/labs\/(?:([a-z0-9-]+)\/)?$/.exec(url);
-        if (chapterLink) {
+        const pageLink = /^\/(notation|glossary|references)\/(?:#([a-z0-9-]+))?$/.exec(url);
+        if (pageLink) {
+          if (pageLink[2] && !pageAnchors.get(pageLink[1])!.has(pageLink[2])) problems.push(`${where}: no entry #${pageLink[2]} on /${pageLink[1]}/`);
+        } else if (chapterLink) {
           const target = anchors.get(chapterLink[1]);
           if (!target) problems.push(`${where}: no chapter "${chapterLink[1]}"`);
           else if (chapterLink[2] && !target.has(chapterLink[2])) problems.push(`${where}: no heading #${chapterLink[2]} in ${chapterLink[1]}`);
         } else if (labLink) {
           if (labLink[1] && !labSlugs.has(labLink[1])) problems.push(`${where}: no lab "${labLink[1]}"`);
         } else if (url !== '/' && url !== '/search/') {
-          problems.push(`${where}: internal links must look like /chapters/<slug>/#anchor, got ${url}`);
+          problems.push(`${where}: internal links must look like /chapters/<slug>/#anchor or /notation/, /glossary/, /references/ (#anchor), got ${url}`);
         }
       }
     }

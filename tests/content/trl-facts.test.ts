@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chapterFiles } from '@/lib/content/chapters';
+
+// TRL facts are pinned to v1.9 (tag v1.9.0), the release the core follows; each check below names the line of TRL
+// source it stands for. Defaults are checked separately, in defaults.test.ts.
+const read = (slug: string) => fs.readFileSync(path.join(process.cwd(), chapterFiles().get(slug)!.file), 'utf8');
+const chapters = [...chapterFiles().keys()].map((slug) => [slug, read(slug)] as const);
+
+/** The text of a `## heading` section, up to the next `## `. */
+function section(source: string, heading: string): string {
+  const start = source.indexOf(`## ${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const end = source.indexOf('\n## ', start + 3);
+  return source.slice(start, end < 0 ? undefined : end);
+}
+
+describe('every chapter that speaks of TRL names its release', () => {
+  it('says TRL v1.9, and cites no unpinned documentation', () => {
+    for (const [slug, source] of chapters) {
+      if (!/\bTRL\b/.test(source)) continue;
+      expect(source, slug).toContain('TRL v1.9');
+      expect(source, `${slug} cites TRL's unversioned docs`).not.toMatch(/huggingface\.co\/docs\/trl\/main\//);
+    }
+    for (const slug of ['ppo', 'dpo', 'grpo', 'pipeline']) expect(read(slug)).toContain('checked against TRL v1.9 (tag `v1.9.0`)');
+  });
+});
+
+describe('TRL v1.9 facts in chapters 4 to 7', () => {
+  it('GRPOConfig.loss_type has eight values (trl/trainer/grpo_config.py:791-823, grpo_trainer.py:3080-3147)', () => {
+    const grpo = read('grpo');
+    expect(grpo).toContain("TRL v1.9's `loss_type` has eight choices");
+    for (const t of ['grpo', 'bnpo', 'dr_grpo', 'dapo', 'cispo', 'sapo', 'luspo', 'vespo']) expect(grpo).toContain(`'${t}'`);
+    expect(grpo).not.toMatch(/four choices/);
+  });
+
+  it('DPO: delta_score, and label_smoothing ignored by sigmoid from v0.29 (dpo_trainer.py:1430-1435)', () => {
+    const dpo = read('dpo');
+    expect(dpo).toContain("TRL v1.9's code calls `delta_score`");
+    expect(dpo).not.toMatch(/code calls `logits`/);
+    expect(dpo).toContain("From v0.29 on, and so in v1.9, `'sigmoid'` ignores `label_smoothing`");
+    expect(dpo).not.toMatch(/In TRL it is the `'sigmoid'` loss with `label_smoothing`/);
+    // TRL v1.9 offers fifteen DPO losses (dpo_config.py:80-84).
+    for (const t of ['sigmoid', 'hinge', 'ipo', 'exo_pair', 'nca_pair', 'robust', 'bco_pair', 'sppo_hard', 'aot', 'aot_unpaired', 'apo_zero', 'apo_down', 'discopop', 'sft', 'sigmoid_norm']) expect(dpo).toContain(`\`'${t}'\``);
+    // IPO divides by the token count clamped to 1 (dpo_trainer.py:1447); the course's core rejects empty completions.
+    expect(dpo).toContain('TRL v1.9 clamps the token count to at least 1');
+  });
+
+  it('PPOConfig overrides learning_rate to 3e-6 and lives in trl.experimental.ppo (ppo_config.py:120-126)', () => {
+    const ppo = read('ppo');
+    expect(ppo).toContain('`trl.experimental.ppo`');
+    expect(ppo).not.toMatch(/from `TrainingArguments` \|/);
+  });
+
+  it('max_prompt_length: gone from GRPOConfig since v0.28', () => {
+    const pipeline = read('pipeline');
+    expect(pipeline).toContain('TRL releases before v0.28 also had a `max_prompt_length`');
+    expect(pipeline).not.toMatch(/current ones have dropped it/);
+  });
+});
+
+describe('what chapter 1 promises the other chapters cover', () => {
+  const first = read('agentic-rl');
+
+  it('lists chapter 8’s topics, each of which is a section there', () => {
+    const research = read('research-2025');
+    const bullet = first.split('\n').find((l) => l.startsWith('- [Research 2025–26](/chapters/research-2025/)'))!;
+    expect(bullet).toBeDefined();
+    const headings = research.split('\n').filter((l) => /^#{2,3} /.test(l)).join('\n');
+    for (const [promised, heading] of [
+      ['DeepSeek-R1', 'DeepSeek-R1'],
+      ['DAPO', 'DAPO'],
+      ['Dr. GRPO', 'Dr. GRPO'],
+      ['VAPO', 'VAPO'],
+      ['GSPO', 'GSPO'],
+      ['process rewards', 'Process rewards'],
+      ['asynchronous rollouts', 'asynchronous and off-policy rollouts'],
+      ['six methods from 2026', 'Six names from 2026'],
+    ]) {
+      expect(bullet, promised).toContain(promised);
+      expect(headings, heading).toContain(heading);
+    }
+  });
+
+  it('sends overlapping generation and tool waits to chapters 3 and 8, which cover them', () => {
+    const promise = first.split('\n').find((l) => l.startsWith('First, **rollouts are expensive and slow**'))!;
+    expect(promise).toContain('/chapters/distributed-training/#what-changes-for-rl');
+    expect(promise).toContain('/chapters/research-2025/#training-efficiency-asynchronous-and-off-policy-rollouts');
+    const rl = section(read('distributed-training'), 'What changes for RL');
+    expect(rl).toMatch(/overlap/);
+    expect(rl).toMatch(/wait on tools/);
+    expect(section(read('research-2025'), 'Training efficiency: asynchronous and off-policy rollouts')).toMatch(/decouple/);
+  });
+});

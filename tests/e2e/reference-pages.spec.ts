@@ -1,0 +1,98 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+// The notation, glossary and references pages: reachable from every chapter, their anchors land where chapters
+// point, they pass axe in both themes, and they load no heavy library.
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
+  return errors;
+}
+
+const PAGES = [
+  { path: '/notation/', heading: 'Notation' },
+  { path: '/glossary/', heading: 'Glossary' },
+  { path: '/references/', heading: 'References' },
+];
+
+test('a chapter links to the notation, the glossary and the references', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/chapters/grpo/');
+  const aids = page.locator('.chapter-aids');
+  for (const { path, heading } of PAGES) {
+    await aids.getByRole('link', { name: heading.toLowerCase() }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await page.goBack();
+  }
+  expect(errors).toEqual([]);
+});
+
+test('the notation page renders every symbol with KaTeX and anchors each one', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/notation/#rho');
+  const row = page.locator('tr#rho');
+  await expect(row).toBeInViewport();
+  await expect(row.locator('.katex').first()).toBeVisible();
+  await expect(row).toContainText('importance ratio');
+  await expect(page.locator('tr#z')).toContainText('delta_score');
+  await expect(page.locator('tr#nu')).toContainText('label_smoothing');
+  await expect(page.locator('main')).not.toContainText('$');
+  expect(errors).toEqual([]);
+});
+
+test('a chapter reference opens its record, which links back to the chapters citing it', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/chapters/ppo/');
+  await page.getByRole('link', { name: 'Proximal Policy Optimization Algorithms, in the course references' }).click();
+  await expect(page).toHaveURL(/\/references\/#schulman2017proximal$/);
+  const record = page.locator('li#schulman2017proximal');
+  await expect(record).toBeInViewport();
+  await expect(record.getByRole('link', { name: 'arXiv:1707.06347' })).toHaveAttribute('href', 'https://arxiv.org/abs/1707.06347');
+  await expect(record.locator('.cited-by')).toContainText('chapter 4');
+  await record.getByRole('link', { name: 'chapter 4' }).click();
+  await expect(page).toHaveURL(/\/chapters\/ppo\/#references-title$/);
+  expect(errors).toEqual([]);
+});
+
+test('a glossary term links to the section that teaches it', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/glossary/#k3-estimator');
+  const entry = page.locator('#k3-estimator');
+  await expect(entry).toBeInViewport();
+  await entry.getByRole('link').click();
+  await expect(page).toHaveURL(/\/chapters\/grpo\/#the-kl-term-and-the-k3-estimator$/);
+  await expect(page.locator('#the-kl-term-and-the-k3-estimator')).toBeInViewport();
+  expect(errors).toEqual([]);
+});
+
+for (const { path } of PAGES) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`axe finds no serious or critical violations on ${path} (${theme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
+    });
+  }
+
+  test(`${path} loads no tfjs or charting code`, async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) scripts.push(await response.text());
+    });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const source of scripts) expect(source).not.toMatch(/tfjsflags|recharts-wrapper/);
+  });
+}

@@ -8,7 +8,7 @@ import type { ConfigOf, Presets, Schema } from './config';
  * default 5×5 map in about 6–10 steps (at most 20 over 15 seeds tried), each a few hundred milliseconds on cpu.
  */
 export const ppoSchema = {
-  learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'A 6k-parameter MLP on one-hot states tolerates a large step; CleanRL’s 2.5e-4 is for Atari-sized nets.' },
+  learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'A 2,053-parameter MLP on one-hot states tolerates a large step; CleanRL’s 2.5e-4 is for Atari-sized nets.' },
   num_envs: { kind: 'number', default: 16, min: 1, max: 256, integer: true, reason: '16 grids stepped together: one forward pass per time step serves them all.' },
   num_steps: { kind: 'number', default: 32, min: 2, max: 512, integer: true, reason: 'Rollout length per env: 16 × 32 = 512 transitions per update, ~30 episodes.' },
   num_ppo_epochs: { kind: 'number', default: 4, min: 1, max: 64, integer: true, reason: 'TRL’s and CleanRL’s default: each rollout is reused 4 times.' },

@@ -17,12 +17,12 @@ beforeAll(async () => {
 });
 
 describe('chapter 8 as written', () => {
-  it('keeps the frontmatter valid, embeds no lab and has at most one marker for the lab results', () => {
+  it('keeps the frontmatter valid, embeds the GRPO lab for its comparison, and has its measured results in place', () => {
     const { data } = parseFrontmatter(FILE, source);
-    expect(data.labs).toEqual([]);
-    // One marker at most: the lead may replace it with the measured numbers.
-    expect((source.match(/LAB-RESULTS/g) ?? []).length).toBeLessThanOrEqual(1);
-    expect(source).not.toMatch(/<LabEmbed/);
+    expect(data.labs).toEqual(['grpo']);
+    expect(source).toMatch(/<LabEmbed lab="grpo" \/>/);
+    // The figures themselves are checked against their runs in tests/unit/train/variants-learning.test.ts.
+    expect(source).not.toMatch(/LAB-RESULTS/);
   });
 
   it('no longer says the clip caps a probability by a factor', () => {

@@ -14,8 +14,8 @@ export { sampleToken, type SamplingConfig } from './sampling';
  * (backends agree on probabilities to ~1e-5, so the same seed gives the same completions everywhere except on
  * near-ties). With an environment (lib/tasks/environment.ts), after each policy token the environment may append an
  * observation: tokens the policy did not choose, kept as context and masked out of the loss. Rows then differ in
- * length; nextTokenProbs handles that. The prefix is recomputed each step (no KV cache): at context ≤ 32 that costs
- * little and keeps the model code simple.
+ * length. A model with a key/value cache (TinyLM.beginDecoding) is fed only each row's new tokens per step; one without
+ * (a scripted test model) re-runs the prefix, and both sample in the same order, so a seed gives the same completions.
  */
 
 export interface GenerateConfig extends SamplingConfig {
@@ -76,25 +76,49 @@ export async function generate(model: CausalLM, prompts: number[][], config: Gen
     out.samplingLogprobs[i][t] = logprob;
   };
   let active = prompts.map((_, i) => i);
-  while (active.length > 0) {
-    const probs = await nextTokenProbs(model, active.map((i) => rows[i]), config.temperature ?? 1, config.pad_id);
-    active.forEach((i, j) => {
-      const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
-      append(i, token, true, logprob);
-      if (token === config.eos_id) {
-        out.finished[i] = true;
-        return;
+  // With a key/value cache each step feeds only the new tokens; without, it re-runs every row's whole prefix.
+  const session = model.beginDecoding?.();
+  let fresh: number[][] = prompts.map((p) => [...p]); // tokens the session has not seen yet, per active row
+  try {
+    while (active.length > 0) {
+      const probs = session ? await readProbs(session.feed(fresh), config.temperature ?? 1) : await nextTokenProbs(model, active.map((i) => rows[i]), config.temperature ?? 1, config.pad_id);
+      const seenFrom = active.map((i) => out.lengths[i]);
+      active.forEach((i, j) => {
+        const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
+        append(i, token, true, logprob);
+        if (token === config.eos_id) {
+          out.finished[i] = true;
+          return;
+        }
+        const reply = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
+        if (reply && reply.tokens.length > 0) {
+          for (const o of reply.tokens.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
+          out.observations[i]++;
+        }
+        if (reply?.done) out.endedByEnv[i] = true;
+      });
+      const still = active.flatMap((i, j) => (!out.finished[i] && !out.endedByEnv[i] && out.lengths[i] < M ? [j] : []));
+      if (session && still.length > 0) {
+        if (still.length < active.length) session.select(still);
+        fresh = still.map((j) => out.completions[active[j]].slice(seenFrom[j], out.lengths[active[j]]));
       }
-      const reply = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
-      if (reply && reply.tokens.length > 0) {
-        for (const o of reply.tokens.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
-        out.observations[i]++;
-      }
-      if (reply?.done) out.endedByEnv[i] = true;
-    });
-    active = active.filter((i) => !out.finished[i] && !out.endedByEnv[i] && out.lengths[i] < M);
+      active = still.map((j) => active[j]);
+    }
+  } finally {
+    session?.dispose();
   }
   return out;
+}
+
+/** softmax(logits / temperature) [rows, V], read back in one transfer; the logits are disposed. */
+async function readProbs(logits: tf.Tensor2D, temperature: number): Promise<Float32Array> {
+  const probs = tf.tidy(() => tf.softmax(temperature > 0 ? tf.div(logits, temperature) : logits));
+  logits.dispose();
+  try {
+    return (await probs.data()) as Float32Array;
+  } finally {
+    probs.dispose();
+  }
 }
 
 /**

@@ -17,6 +17,23 @@ export interface LMOutput {
 export interface CausalLM {
   readonly config: { vocab_size: number; context_length: number };
   forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+  /** Incremental decoding with a key/value cache, if the model has it (generation then skips recomputing prefixes). */
+  beginDecoding?(): DecodingSession;
+}
+
+/**
+ * A batch of rows being decoded: a key/value cache per layer, [H, rows, context_length, hd], and each row's length.
+ * Inference only (no gradient). Its tensors live until dispose(), across the awaits of a generation loop.
+ */
+export interface DecodingSession {
+  /**
+   * Appends each current row's new tokens (at least one per row, any number: a sampled token, or a tool's reply too)
+   * and returns the next-token logits after each row's last new token, [rows, V]; the caller disposes them.
+   */
+  feed(tokens: number[][]): tf.Tensor2D;
+  /** Keeps only these rows (indices into the current rows), in this order. */
+  select(rows: number[]): void;
+  dispose(): void;
 }
 
 export interface TinyLM extends CausalLM {
@@ -148,6 +165,100 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
     });
   }
 
+  /**
+   * The forward pass above, one chunk of new tokens at a time against cached keys and values. Row b's new tokens sit
+   * at positions start_b … start_b + count_b − 1; shorter chunks are padded, and padding is neither written to the
+   * cache nor read back. Same ops and layout as forward(), so the logits agree with it to float rounding.
+   */
+  function beginDecoding(): DecodingSession {
+    let keys: tf.Tensor4D[] = []; // per layer [H, B, C, hd]
+    let values: tf.Tensor4D[] = [];
+    let lengths: number[] = [];
+    const replace = (next: { keys: tf.Tensor4D[]; values: tf.Tensor4D[] }) => {
+      tf.dispose([...keys, ...values]);
+      keys = next.keys.map((t) => tf.keep(t));
+      values = next.values.map((t) => tf.keep(t));
+    };
+    return {
+      feed(tokens) {
+        if (lengths.length === 0) lengths = tokens.map(() => 0);
+        if (tokens.length !== lengths.length) throw new Error(`feed: ${tokens.length} rows of tokens for ${lengths.length} rows`);
+        const B = tokens.length;
+        const K = Math.max(...tokens.map((t) => t.length));
+        if (tokens.some((t) => t.length === 0)) throw new Error('feed: every row needs at least one new token');
+        const ends = tokens.map((t, b) => lengths[b] + t.length);
+        if (Math.max(...ends) > C) throw new Error(`sequence length ${Math.max(...ends)} exceeds context_length ${C}`);
+        // Plain arrays built once per call: ids, positions (padding parked on a valid slot), cache writes, the mask.
+        const ids = new Int32Array(B * K);
+        const positions = new Int32Array(B * K);
+        const write = new Float32Array(B * C * K); // [B, C, K]: 1 where new token j goes to slot t
+        const maskValues = new Float32Array(B * K * C).fill(-1e9); // [B, K, C]: 0 where slot t is visible to token j
+        tokens.forEach((row, b) => {
+          for (let j = 0; j < K; j++) {
+            const valid = j < row.length;
+            const pos = valid ? lengths[b] + j : lengths[b];
+            ids[b * K + j] = valid ? row[j] : row[0];
+            positions[b * K + j] = pos;
+            if (valid) write[(b * C + pos) * K + j] = 1;
+            for (let t = 0; t <= Math.min(pos, C - 1); t++) maskValues[(b * K + j) * C + t] = 0;
+          }
+        });
+        const out = tf.tidy(() => {
+          const tok = matMul2d(oneHotF32(tf.tensor1d(ids, 'int32'), V) as tf.Tensor2D, tokEmb as tf.Tensor2D); // [BK, D]
+          const pos = matMul2d(oneHotF32(tf.tensor1d(positions, 'int32'), C) as tf.Tensor2D, posEmb as tf.Tensor2D); // [BK, D]
+          let x = tf.add(tok, pos) as tf.Tensor2D; // [BK, D]
+          const writes = tf.tensor4d(write, [1, B, C, K]);
+          const kept = tf.sub(1, tf.sum(writes, -1, true)); // [1, B, C, 1]: 0 on the slots being written
+          const mask = tf.tensor4d(maskValues, [1, B, K, C]);
+          const scale = 1 / Math.sqrt(hd);
+          const nextKeys: tf.Tensor4D[] = [];
+          const nextValues: tf.Tensor4D[] = [];
+          blocks.forEach((blk, l) => {
+            const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b)); // [BK, 3D]
+            const heads = tf.transpose(tf.reshape(qkv, [B, K, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, K, hd]
+            const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, K, hd]
+            const into = (cache: tf.Tensor4D | undefined, fresh: tf.Tensor) => {
+              const placed = tf.matMul(writes, fresh); // [H, B, C, hd]
+              return (cache ? tf.add(tf.mul(cache, kept), placed) : placed) as tf.Tensor4D;
+            };
+            nextKeys.push(into(keys[l], k));
+            nextValues.push(into(values[l], v));
+            const scores = tf.add(tf.mul(tf.matMul(q, nextKeys[l], false, true), scale), mask); // [H, B, K, C]
+            const att = tf.matMul(tf.softmax(scores), nextValues[l]); // [H, B, K, hd]
+            const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * K, D]) as tf.Tensor2D;
+            x = tf.add(x, blk.out.apply(y));
+            const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { activation: 'relu' });
+            x = tf.add(x, blk.fc2.apply(h));
+          });
+          // Only each row's last new token predicts anything: pick it before the head.
+          const lastRows = tf.tensor1d(tokens.map((t, b) => b * K + t.length - 1), 'int32');
+          const hf = layerNorm(tf.gather(x, lastRows) as tf.Tensor2D, lnF.g, lnF.b); // [B, D]
+          return { logits: head.apply(hf), keys: nextKeys, values: nextValues };
+        });
+        replace(out);
+        lengths = ends;
+        return out.logits;
+      },
+      select(rows) {
+        if (keys.length === 0) {
+          lengths = rows.map((r) => lengths[r]);
+          return;
+        }
+        const next = tf.tidy(() => {
+          const idx = tf.tensor1d(rows, 'int32');
+          return { keys: keys.map((t) => tf.gather(t, idx, 1) as tf.Tensor4D), values: values.map((t) => tf.gather(t, idx, 1) as tf.Tensor4D) };
+        });
+        replace(next);
+        lengths = rows.map((r) => lengths[r]);
+      },
+      dispose() {
+        tf.dispose([...keys, ...values]);
+        keys = [];
+        values = [];
+      },
+    };
+  }
+
   const all = () => [...store.named.values()];
   const size = (vs: tf.Variable[]) => vs.reduce((s, v) => s + v.size, 0);
   const model: TinyLM = {
@@ -155,6 +266,7 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
     config: c,
     frozen,
     forward,
+    beginDecoding,
     namedWeights: () => store.named,
     trainableVariables: () => all().filter((v) => v.trainable),
     allVariables: all,

@@ -19,7 +19,7 @@ import { sftLoss } from '@/lib/rl/sft';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
 import { createLabTask } from '@/lib/train/lab-setup';
 import { completionBatch, completionLogits, referenceCompletions, type CompletionBatch } from '@/lib/train/lm-batch';
-import { optimizerStep } from '@/lib/train/optim';
+import { adam, optimizerStep } from '@/lib/train/optim';
 
 export type DemoName = 'dp' | 'tp' | 'zero';
 export const DEMO_NAMES: readonly DemoName[] = ['dp', 'tp', 'zero'];
@@ -240,13 +240,13 @@ async function shardedAgainstPlain(o: DemoOptions, maxGradNorm: number): Promise
   const psi = sharded.trainableParamCount();
   const S = Math.ceil(psi / K);
   const rng = createRng(`dist-demo/zero/${o.seed}`);
-  const plainAdam = tf.train.adam(o.learningRate);
+  const plainAdam = adam(o.learningRate);
   // Worker k owns parameters [kS, (k + 1)S): an fp32 master copy and Adam's two moments for that slice only.
   const masters = tf.tidy(() => {
     const padded = tf.pad(flatWeights(sharded), [[0, K * S - psi]]);
     return Array.from({ length: K }, (_, k) => tf.variable(tf.slice(padded, [k * S], [S])));
   });
-  const adams = masters.map(() => tf.train.adam(o.learningRate));
+  const adams = masters.map(() => adam(o.learningRate));
   const start = flatWeights(plain);
   const perStep: number[] = [];
   try {

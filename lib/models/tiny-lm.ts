@@ -43,6 +43,7 @@ export interface TinyLM extends CausalLM {
   readonly frozen: boolean;
   /** ids int32 [B, T] with T ≤ context_length. Runs inside its own tidy: only the outputs survive. */
   forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+  beginDecoding(): DecodingSession;
   /** Every weight by name, in a stable order (the checkpoint order). */
   namedWeights(): ReadonlyMap<string, tf.Variable>;
   /** What an optimizer should update: all weights; with LoRA only adapters and value head; none when frozen. */

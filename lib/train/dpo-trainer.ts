@@ -17,7 +17,7 @@ import { dpoSchema } from './dpo-config';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
 import { createLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
-import { optimizerStep, StepTimer } from './optim';
+import { adam, optimizerStep, StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 
@@ -94,7 +94,7 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
   if (pairs.length < config.per_device_train_batch_size) {
     throw new Error(`only ${pairs.length} preference pairs could be drawn (the model is right or wrong on every sample of most prompts); raise num_prompts or samples_per_prompt`);
   }
-  const optimizer = tf.train.adam(config.learning_rate);
+  const optimizer = adam(config.learning_rate);
   const variables = model.trainableVariables();
   const rng = createRng(config.seed).fork('dpo-batches');
   const testSet = task.testSet(config.eval_samples);

@@ -19,7 +19,7 @@ import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logpr
 import type { ConfigOf } from './config';
 import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
-import { optimizerStep, type StepTimer } from './optim';
+import { adam, optimizerStep, type StepTimer } from './optim';
 import type { Keep } from './scope';
 
 export type GrpoUpdateConfig = Pick<
@@ -92,7 +92,7 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
   checkGenerationBatch(config);
   // The reference is a frozen copy of the starting policy; without a KL term TRL does not need one.
   const reference = config.beta > 0 ? model.clone() : null;
-  const optimizer = tf.train.adam(config.learning_rate);
+  const optimizer = adam(config.learning_rate);
   const variables = model.trainableVariables();
   const stepsPerBatch = config.steps_per_generation * config.num_iterations;
   const offPolicy = stepsPerBatch > 1;

@@ -1,6 +1,19 @@
 import * as tf from '@tensorflow/tfjs';
 
 /**
+ * Adam's ε, pinned. tfjs takes it from the backend when none is given: 1e-7 on cpu, wasm and WebGPU, but 1e-4 on WebGL
+ * wherever float32 rendering works (its floatPrecision() reports 16 in exactly that case, tfjs 4.22), which made the same
+ * seeded run train differently on WebGL. 1e-7 is what every seeded figure in the course was measured with; PyTorch's
+ * and TRL's default (adam_epsilon) is 1e-8, a difference that only matters for gradients near 1e-7.
+ */
+export const ADAM_EPSILON = 1e-7;
+
+/** Adam as TRL's default optimizer runs it (β₁ 0.9, β₂ 0.999), with ε the same on every backend. */
+export function adam(learningRate: number, epsilon = ADAM_EPSILON): tf.AdamOptimizer {
+  return tf.train.adam(learningRate, 0.9, 0.999, epsilon);
+}
+
+/**
  * Gradient clipping by global norm (TRL's max_grad_norm, default 1.0): g ← g · min(1, c / ‖g‖).
  * Returns the clipped gradients (new tensors; the caller disposes the inputs) and the pre-clip norm, which
  * TRL logs as `grad_norm`.

@@ -13,7 +13,7 @@ import { createCartPole, type CartPoleRender } from '@/lib/tasks/cartpole';
 import { createGridWorld, createVecEnv, GRID_MAPS, type Env, type GridMapName, type GridRender } from '@/lib/tasks/gridworld';
 import { resolve } from './config';
 import { loadActorCritic, saveWeights } from '@/lib/models/checkpoint';
-import { optimizerStep, StepTimer } from './optim';
+import { adam, optimizerStep, StepTimer } from './optim';
 import { ppoSchema, type PpoConfig } from './ppo-config';
 import { collectRollout, greedyEpisodes, type Rollout } from './ppo-rollout';
 import type { Metrics } from './run';
@@ -65,7 +65,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
   const shuffleRng = rng.fork('minibatch');
   const vec = createVecEnv(makeEnv, config.num_envs, rng.fork('env'));
   const starting = new Uint8Array(config.num_envs).fill(1); // every env starts on a fresh episode
-  const optimizer = tf.train.adam(config.learning_rate, 0.9, 0.999, 1e-5); // CleanRL's eps = 1e-5
+  const optimizer = adam(config.learning_rate, 1e-5); // CleanRL's eps = 1e-5
   let lastRollout: Rollout | undefined;
   let lastEpisode = { 'episode/return_mean': 0, 'episode/length_mean': 0, 'episode/success_rate': 0 };
   let globalStep = 0; // CleanRL's global_step: environment steps taken so far

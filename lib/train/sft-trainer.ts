@@ -12,7 +12,7 @@ import { arithmeticTaskFor } from './lab-setup';
 import { exportAdapter, mergeCheck, snapshotLinearWeights, updateSpectrum, type UpdateSpectrum } from './lora-analysis';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
-import { optimizerStep, StepTimer } from './optim';
+import { adam, optimizerStep, StepTimer } from './optim';
 import { inTensorScope } from './scope';
 import type { Metrics } from './run';
 import { sftSchema } from './sft-config';
@@ -66,7 +66,7 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
   const model = config.use_peft
     ? base.withAdapters({ lora: { r: config.r, lora_alpha: config.lora_alpha, lora_dropout: config.lora_dropout, use_rslora: config.use_rslora, target_modules: [...targets[config.target_modules]] } }, config.seed)
     : base;
-  const optimizer = tf.train.adam(config.learning_rate);
+  const optimizer = adam(config.learning_rate);
   const variables = model.trainableVariables();
   const rng: Rng = createRng(config.seed).fork('sft-data');
   let numTokens = 0;

@@ -14,5 +14,7 @@ export default function sitemap(): MetadataRoute.Sitemap {
     { url: `${origin}/labs/` },
     ...labs.map((lab) => ({ url: `${origin}/labs/${lab.slug}/` })),
     { url: `${origin}/search/` },
+    { url: `${origin}/teach/` },
+    { url: `${origin}/teach/grade/` },
   ];
 }

@@ -71,6 +71,7 @@ async function parseCommandLine(argv: string[]) {
   const assignment = values.assignment === undefined ? null : await readAssignment(values.assignment, name);
   if ((values.student === undefined) !== (values.submit === undefined)) throw new UsageError('--student and --submit go together: name the student and the submission file');
   if (values.submit !== undefined && !assignment) throw new UsageError('--submit needs --assignment: a submission answers an assignment');
+  if (assignment && values.init !== undefined) throw new UsageError('--init cannot be used with --assignment: an assignment starts from its lab’s own checkpoint');
   const student = values.student?.trim();
   if (student !== undefined && (student.length === 0 || student.length > MAX_STUDENT_LENGTH)) throw new UsageError(`--student must be 1 to ${MAX_STUDENT_LENGTH} characters`);
 

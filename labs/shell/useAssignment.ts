@@ -29,7 +29,7 @@ export function useAssignment(trainer: TrainerName): AssignmentView {
         if (assignment && assignment.trainer !== trainer) done({ assignment: null, error: `This link’s assignment is for the ${assignment.lab} lab, not this one.`, locked: NONE });
         else done({ assignment, error: null, locked: new Set(assignment?.locked ?? []) });
       },
-      (error: Error) => done({ assignment: null, error: `The assignment in this link cannot be used: ${error.message}. Ask your instructor for the link again.`, locked: NONE }),
+      (error: Error) => done({ assignment: null, error: `This link’s assignment cannot be used (${error.message}). Ask your instructor for the link again.`, locked: NONE }),
     );
     return () => {
       live = false;

@@ -99,6 +99,8 @@ function checkContent(a: AssignmentCore): void {
   if (!ownEntry(presets, a.preset)) throw new AssignmentError(`preset: unknown preset ${quoteInput(a.preset)} for ${a.trainer}`);
   if (!GOAL_METRICS[a.trainer].includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
   if (!Number.isFinite(a.goal.value)) throw new AssignmentError('goal: the threshold must be a finite number');
+  const oldTask = a.settings.init_from === 'addition_sft' && a.settings.dataset !== 'addition';
+  if (a.goal.metric === 'eval/old_task_accuracy' && !oldTask) throw new AssignmentError('goal: eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition');
 }
 
 export interface AssignmentInput {

@@ -12,6 +12,7 @@ import { createRng, type Rng } from '@/lib/random';
 import { agentEnvironment, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
 import { evaluateAgent, resolveAgentConfig } from '@/lib/train/agent-trainer';
 import { resolve, type FieldValue } from '@/lib/train/config';
+import { dpoSchema } from '@/lib/train/dpo-config';
 import { resolveGrpoConfig } from '@/lib/train/grpo-trainer';
 import { arithmeticTaskFor, createAgentLabTask, createLabTask } from '@/lib/train/lab-setup';
 import { evaluateOnTestSet } from '@/lib/train/lm-batch';
@@ -23,7 +24,6 @@ import type { Metrics } from '@/lib/train/run';
 import { inTensorScope } from '@/lib/train/scope';
 import { sftSchema } from '@/lib/train/sft-config';
 import { arithmeticSftSource } from '@/lib/train/sft-trainer';
-import { dpoSchema } from '@/lib/train/dpo-config';
 import type { EvalSet } from './grade';
 
 /** Problems of a task's test split: its fixed test set, or a sample drawn with the instructor's seed. */

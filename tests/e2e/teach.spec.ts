@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
 import { submissionDigest } from '@/lib/teach/submission';
@@ -29,6 +30,13 @@ async function grade(page: Page, submissions: Parameters<Page['setInputFiles']>[
   await page.getByLabel('Submission files').setInputFiles(submissions);
   await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: 120_000 });
 }
+/** No serious or critical accessibility violation on the page as it is now. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`), page.url()).toEqual([]);
+}
+
 const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });
 
 test.describe.serial('assignments', () => {
@@ -52,6 +60,7 @@ test.describe.serial('assignments', () => {
     await expect(page.getByLabel('Instructions preview').locator('strong')).toHaveText('Train');
     await page.getByRole('button', { name: 'Make the assignment' }).click();
     const link = await page.getByLabel('Students’ link').inputValue();
+    await expectAccessible(page);
     expect(link).toMatch(/\/labs\/grpo\/#assignment=[A-Za-z0-9_-]+$/);
     const saved = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download the assignment file' }).click();
@@ -78,6 +87,7 @@ test.describe.serial('assignments', () => {
     await expect(page.getByLabel('max_steps')).toHaveValue('3');
     await expect(page).toHaveURL(/preset=dr_grpo.*#assignment=/);
     await expect(banner.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Train' }).click();
     await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: 90_000 });
@@ -101,6 +111,7 @@ test.describe.serial('assignments', () => {
     await expect(row.getByRole('cell').nth(3)).toHaveText(String(submission.history.at(-1).metrics['eval/accuracy']));
     await expect(row.getByRole('cell').nth(4)).toHaveText(/^\d(\.\d+)?$/);
     await expect(page.locator('.grade-table img, .grade-table b')).toHaveCount(0);
+    await expectAccessible(page);
     await expectTfjsInWorkersOnly(page, seen);
     const csv = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -137,35 +137,38 @@ export function Grader() {
       </section>
 
       {entries.length > 0 ? (
-        <table className="grade-table" aria-label="Grades">
-          <thead>
-            <tr>
-              <th scope="col">file</th>
-              <th scope="col">student</th>
-              <th scope="col">status</th>
-              <th scope="col">claimed</th>
-              <th scope="col">measured</th>
-              <th scope="col">goal met</th>
-              <th scope="col">flags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => {
-              const row = rowOf.get(entry.id);
-              return (
-                <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
-                  <td>{entry.name}</td>
-                  <td>{row?.student}</td>
-                  <td>{row ? statusText(row) : 'grading…'}</td>
-                  <td>{fmt(row?.claimed ?? null)}</td>
-                  <td>{fmt(row?.measured ?? null)}</td>
-                  <td>{row?.goalMet === null || !row ? '' : row.goalMet ? 'yes' : 'no'}</td>
-                  <td>{row?.flags.join('; ')}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        // Focusable, as a region that scrolls must be (a wide table on a phone).
+        <div className="grade-scroll" tabIndex={0} role="region" aria-label="Grades, scrollable">
+          <table className="grade-table" aria-label="Grades">
+            <thead>
+              <tr>
+                <th scope="col">file</th>
+                <th scope="col">student</th>
+                <th scope="col">status</th>
+                <th scope="col">claimed</th>
+                <th scope="col">measured</th>
+                <th scope="col">goal met</th>
+                <th scope="col">flags</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => {
+                const row = rowOf.get(entry.id);
+                return (
+                  <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
+                    <td>{entry.name}</td>
+                    <td>{row?.student}</td>
+                    <td>{row ? statusText(row) : 'grading…'}</td>
+                    <td>{fmt(row?.claimed ?? null)}</td>
+                    <td>{fmt(row?.measured ?? null)}</td>
+                    <td>{row?.goalMet === null || !row ? '' : row.goalMet ? 'yes' : 'no'}</td>
+                    <td>{row?.flags.join('; ')}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </div>
   );

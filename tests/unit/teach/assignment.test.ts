@@ -11,6 +11,7 @@ import {
   type AssignmentInput,
 } from '@/lib/teach/assignment';
 import { textToBase64Url } from '@/lib/teach/canonical';
+import { parseGoal } from '@/lib/teach/goal';
 import { GRPO_INPUT } from './fixtures';
 
 const fragmentOf = (link: string) => link.slice(link.indexOf('#'));
@@ -70,6 +71,12 @@ describe('assignments', () => {
   ] as [string, Partial<AssignmentInput>, RegExp][])('refuses one that %s', async (_label, change, message) => {
     await expect(createAssignment({ ...GRPO_INPUT, ...change })).rejects.toThrow(message);
     await expect(createAssignment({ ...GRPO_INPUT, ...change })).rejects.toBeInstanceOf(AssignmentError);
+  });
+
+  it('accept a goal on the old task only where the lab measures it (the LoRA lab’s forgetting)', async () => {
+    const lora = { ...GRPO_INPUT, lab: 'lora', trainer: 'sft' as const, preset: 'lora_r4', locked: [], overrides: {}, goal: parseGoal('eval/old_task_accuracy >= 0.8', 'sft') };
+    expect((await createAssignment(lora)).goal.metric).toBe('eval/old_task_accuracy');
+    await expect(createAssignment({ ...lora, preset: 'default' })).rejects.toThrow(/eval\/old_task_accuracy is measured only with init_from addition_sft/);
   });
 
   it('refuse hostile files and links with a reason, never a crash', async () => {

@@ -94,6 +94,7 @@ describe('assign, train --submit, grade', () => {
       ['train', ['grpo', '--assignment', at('edited-assignment.json')], /the assignment was edited: its content does not match its hash/],
       ['train', ['grpo', '--assignment', at('none.json')], /cannot read .*none\.json: ENOENT/],
       ['train', ['grpo', '--assignment', a, '--submit', at('s.json')], /--student and --submit go together/],
+      ['train', ['grpo', '--assignment', a, '--init', 'public/models/base.arlw'], /--init cannot be used with --assignment/],
       ['train', ['grpo', '--student', 'Ada', '--submit', at('s.json')], /--submit needs --assignment/],
       ['train', ['grpo', '--assignment', a, '--student', ' ', '--submit', at('s.json')], /--student must be 1 to 100 characters/],
       ['train', ['grpo', '--assignment', a, '--student', 'Ada', '--submit', tmp], /--submit .* is a directory/],

@@ -17,5 +17,7 @@ export default function sitemap(): MetadataRoute.Sitemap {
     { url: `${origin}/notation/` },
     { url: `${origin}/glossary/` },
     { url: `${origin}/references/` },
+    { url: `${origin}/teach/` },
+    { url: `${origin}/teach/grade/` },
   ];
 }

@@ -1,11 +1,16 @@
 /**
  * npm run train -- <trainer> [--preset NAME] [--set key=value ...] [--seed N] [--steps N]
  *                  [--backend cpu|wasm] [--init FILE] [--save FILE]
+ *                  [--assignment FILE --student NAME --submit FILE]
  *
  * Runs a trainer of lib/train/registry.ts in Node and prints one JSON object per line: each step's metrics with
  * `step`, `kind` ('train' | 'eval') and `tensors` (tf.memory().numTensors). Evaluation lines carry `eval/accuracy`
  * (or `eval/return` for PPO), including one before the first step. Without --init a trainer starts from its shipped
  * checkpoint (public/models/), or from a fresh model if it builds its own.
+ *
+ * With --assignment (the instructor's file, or the lab link saved to a file) the run starts from the assignment's
+ * settings, and a flag that would change a locked setting is refused. --submit then writes a submission file, as
+ * the lab's Submit button does, for the name given by --student.
  *
  * Every flag, name, value and path is checked before tfjs loads or training starts: a mistake costs one line on
  * stderr and exit code 2, never a stack trace or a lost run.
@@ -13,10 +18,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
+import { parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
+import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
+import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
 
-const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE]`;
+const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
 
 class UsageError extends Error {}
 
@@ -26,7 +33,7 @@ function fail(message: string, code = 2): never {
 }
 
 /** Everything the run needs, checked: a UsageError names the first problem. */
-function parseCommandLine(argv: string[]) {
+async function parseCommandLine(argv: string[]) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -41,6 +48,9 @@ function parseCommandLine(argv: string[]) {
         backend: { type: 'string', default: 'cpu' },
         init: { type: 'string' },
         save: { type: 'string' },
+        assignment: { type: 'string' },
+        student: { type: 'string' },
+        submit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -58,10 +68,24 @@ function parseCommandLine(argv: string[]) {
   if (!preset) throw new UsageError(`unknown preset "${presetName}" for ${name} (known: ${Object.keys(presets).join(', ')})`);
   if (values.backend !== 'cpu' && values.backend !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${values.backend}"`);
 
-  const overrides: Record<string, unknown> = { ...preset.overrides };
-  for (const assignment of values.set ?? []) {
-    const [key, value] = parseAssignment(schema, assignment);
+  const assignment = values.assignment === undefined ? null : await readAssignment(values.assignment, name);
+  if ((values.student === undefined) !== (values.submit === undefined)) throw new UsageError('--student and --submit go together: name the student and the submission file');
+  if (values.submit !== undefined && !assignment) throw new UsageError('--submit needs --assignment: a submission answers an assignment');
+  if (assignment && values.init !== undefined) throw new UsageError('--init cannot be used with --assignment: an assignment starts from its lab’s own checkpoint');
+  const student = values.student?.trim();
+  if (student !== undefined && (student.length === 0 || student.length > MAX_STUDENT_LENGTH)) throw new UsageError(`--student must be 1 to ${MAX_STUDENT_LENGTH} characters`);
+
+  // Each override remembers the flag that set it, so a refusal can name it.
+  const overrides: Record<string, unknown> = { ...assignment?.settings };
+  const source: Record<string, string> = {};
+  const override = (key: string, value: FieldValue, flag: string) => {
     overrides[key] = value;
+    source[key] = flag;
+  };
+  if (!assignment || values.preset !== undefined) for (const [key, value] of Object.entries(preset.overrides)) if (value !== undefined) override(key, value, `--preset ${presetName}`);
+  for (const text of values.set ?? []) {
+    const [key, value] = parseAssignment(schema, text);
+    override(key, value, `--set ${text}`);
   }
   const integer = (flag: string, text: string | undefined, min: number) => {
     if (text === undefined) return undefined;
@@ -70,10 +94,15 @@ function parseCommandLine(argv: string[]) {
     return n;
   };
   const seed = integer('seed', values.seed, 0);
-  if (seed !== undefined) overrides.seed = seed;
+  if (seed !== undefined) override('seed', seed, `--seed ${seed}`);
   const steps = integer('steps', values.steps, 1);
-  if (steps !== undefined) overrides.max_steps = steps;
+  if (steps !== undefined) override('max_steps', steps, `--steps ${steps}`);
   resolve(schema, overrides); // every value in range, before anything loads
+  for (const key of assignment?.locked ?? []) {
+    const [locked, wanted] = [assignment!.settings[key], overrides[key]];
+    if (wanted !== locked) throw new UsageError(`${key} is locked by the assignment at ${show(locked)}: ${source[key]} would change it to ${show(wanted as FieldValue)}`);
+  }
+  if (values.submit !== undefined && overrides.eval_steps === 0) throw new UsageError('--submit needs eval_steps above 0: a submission carries its run’s final evaluation');
 
   let init: Uint8Array | undefined;
   if (values.init !== undefined) {
@@ -83,19 +112,42 @@ function parseCommandLine(argv: string[]) {
       throw new UsageError(`cannot read ${values.init}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  const save = values.save === undefined ? undefined : checkSavePath(values.save);
-  return { name, overrides, backend: values.backend, init, save };
+  const save = values.save === undefined ? undefined : checkSavePath('save', values.save);
+  const submit = values.submit === undefined || !assignment || student === undefined ? undefined : { file: checkSavePath('submit', values.submit), student, assignment };
+  return { name, overrides, backend: values.backend, init, save, submit };
 }
 
-/** Fails now, not after training, if the checkpoint could not be written there. */
-function checkSavePath(file: string): string {
+const show = (value: FieldValue) => (typeof value === 'string' ? quoteInput(value) : String(value));
+
+/** The assignment in `file` (its JSON, or the lab link saved as text), checked against its hash and the trainer. */
+async function readAssignment(file: string, trainer: string): Promise<SharedAssignment> {
+  let text: string;
+  try {
+    if (fs.statSync(file).size > 1_000_000) throw new UsageError(`--assignment ${file} is too large to be an assignment`);
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let assignment: SharedAssignment;
+  try {
+    assignment = await parseAnyAssignment(text);
+  } catch (error) {
+    throw new UsageError(`--assignment ${file}: ${(error as Error).message}`);
+  }
+  if (assignment.trainer !== trainer) throw new UsageError(`--assignment ${file} is for the ${assignment.lab} lab, which trains ${assignment.trainer}, not ${trainer}`);
+  return assignment;
+}
+
+/** Fails now, not after training, if the file could not be written there. */
+function checkSavePath(flag: string, file: string): string {
   const target = path.resolve(file);
-  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new UsageError(`--save ${file} is a directory; give a file name`);
+  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new UsageError(`--${flag} ${file} is a directory; give a file name`);
   try {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.accessSync(path.dirname(target), fs.constants.W_OK);
   } catch (error) {
-    throw new UsageError(`--save ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   return target;
 }
@@ -103,7 +155,7 @@ function checkSavePath(file: string): string {
 async function main() {
   let options;
   try {
-    options = parseCommandLine(process.argv.slice(2));
+    options = await parseCommandLine(process.argv.slice(2));
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) fail(error.message);
     throw error;
@@ -139,8 +191,22 @@ async function main() {
     fs.writeFileSync(options.save, bytes);
     console.error(`train: saved ${options.save} (${bytes.length} bytes)`);
   }
+  if (options.submit && state === 'done') {
+    const { file, student, assignment } = options.submit;
+    const submission = await buildSubmission({
+      student,
+      assignment,
+      trainer: options.name,
+      config: { ...trainer.config } as Record<string, FieldValue>,
+      history: run.history,
+      weights: await trainer.save(),
+      environment: { backend, tfjs: tf.version.tfjs, runtime: `Node.js ${process.version} (${process.platform})` },
+    });
+    fs.writeFileSync(file, JSON.stringify(submission));
+    console.error(`train: submitted ${options.submit.file} for ${JSON.stringify(student)}`);
+  }
   trainer.dispose();
-  if (state !== 'done') fail(run.error ?? `run ended as ${state}`, 1);
+  if (state !== 'done') fail(`${run.error ?? `run ended as ${state}`}${options.submit ? '; nothing was submitted' : ''}`, 1);
 }
 
 main().catch((error: unknown) => fail(`unexpected error: ${error instanceof Error ? error.message : String(error)}`, 1));

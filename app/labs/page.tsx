@@ -27,6 +27,10 @@ export default function LabsIndex() {
       ) : (
         <p>No lab is open yet.</p>
       )}
+      <p>
+        Teaching with these labs? <Link href="/teach/">Make an assignment</Link> with locked settings and a goal, share
+        it as a link, and <Link href="/teach/grade/">grade the submissions</Link> by re-evaluating every checkpoint.
+      </p>
     </main>
   );
 }

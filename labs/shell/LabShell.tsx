@@ -4,11 +4,14 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
+import { applyAssignment, presetUnderAssignment } from './assignment';
+import { AssignmentBanner } from './AssignmentBanner';
 import { MetricChart, type ChartSpec } from './MetricChart';
 import { RunsSummary, type SummaryColumn } from './RunsSummary';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
 import { SettingsForm } from './SettingsForm';
+import { useAssignment } from './useAssignment';
 import { useLabWorker, type StepSample } from './useLabWorker';
 
 /** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
@@ -55,6 +58,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const presets = useMemo(() => (offered ? Object.fromEntries(offered.map((name) => [name, allPresets[name]])) : allPresets), [offered, allPresets]);
   const firstPreset = definition.presets?.[0] ?? 'default';
   const lab = useLabWorker(trainer);
+  const assignment = useAssignment(trainer);
   const [settings, setSettings] = useState<Settings>(() => presetSettings(schema, presets[firstPreset]));
   const [preset, setPreset] = useState(firstPreset);
   const [backendChoice, setBackendChoice] = useState<BackendName | 'auto'>('auto');
@@ -67,15 +71,19 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const steps = status.history.filter((l) => l.kind === 'train');
   const hasRun = status.history.length > 0 || status.state !== 'idle';
 
-  // Settings come from the URL once, then go back into it on every change: a link reproduces the run.
+  // Settings come from the URL once (under the assignment in its fragment, if any), then go back into it on every
+  // change: a link reproduces the run.
   useEffect(() => {
-    const { settings: fromUrl, preset: p, backend, problems } = decodeSettings(schema, presets, window.location.search, firstPreset);
+    if (!assignment.ready) return;
+    const decoded = decodeSettings(schema, presets, window.location.search, firstPreset);
+    const { backend } = decoded;
+    const { settings: fromUrl, preset: p, problems } = assignment.assignment ? applyAssignment(assignment.assignment, schema, presets, decoded, window.location.search, firstPreset) : decoded;
     setSettings(fromUrl);
     setPreset(p);
     setBackendChoice(backend);
     setNotices(problems.map((problem) => `Link settings: ${problem}.`));
     loaded.current = true;
-  }, [schema, presets, firstPreset]);
+  }, [schema, presets, firstPreset, assignment]);
   useEffect(() => {
     if (!loaded.current) return;
     const query = encodeSettings(schema, presets, settings, preset, firstPreset);
@@ -93,7 +101,8 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   // The comparison: presets queued to run one after another, each archived when it finishes.
   const [queue, setQueue] = useState<string[]>([]);
-  const comparison = definition.comparison;
+  // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
+  const comparison = assignment.assignment ? undefined : definition.comparison;
   const startComparison = () => {
     if (!comparison || !freshRunAllowed('the runs for a comparison')) return;
     setSaved([]);
@@ -129,12 +138,15 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   };
 
   const change = (key: string, value: FieldValue) => {
+    if (assignment.locked.has(key)) return; // its control is disabled; a locked field never changes
     if (freshRunAllowed(key)) setSettings((s) => ({ ...s, [key]: value }));
   };
   const choosePreset = (name: string) => {
+    const assigned = assignment.assignment ? presetUnderAssignment(assignment.assignment, schema, presets, name) : null;
+    if (assigned && 'refusal' in assigned) return setNotices([assigned.refusal]);
     if (!freshRunAllowed('the preset')) return;
     setPreset(name);
-    setSettings(presetSettings(schema, ownEntry(presets, name)));
+    setSettings(assigned?.settings ?? presetSettings(schema, ownEntry(presets, name)));
   };
   const chooseBackend = (choice: BackendName | 'auto') => {
     if (!freshRunAllowed('the backend')) return;
@@ -192,6 +204,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   return (
     <div className="lab">
+      <AssignmentBanner view={assignment} trainer={trainer} run={{ state: status.state, backend: status.backend, settings: runSettings.current, history: status.history }} requestWeights={lab.weights} />
       <div className="lab-toolbar">
         <button type="button" className="lab-primary" onClick={train} disabled={status.state === 'running' || status.state === 'done' || status.state === 'failed'}>
           Train
@@ -320,7 +333,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
       <details className="lab-section lab-settings" open>
         <summary>Settings (named as in TRL)</summary>
-        <SettingsForm schema={schema} fields={fields} settings={settings} onChange={change} />
+        <SettingsForm schema={schema} fields={fields} settings={settings} onChange={change} locked={assignment.locked} />
       </details>
     </div>
   );

@@ -11,10 +11,12 @@ interface Props {
   settings: Settings;
   onChange(key: string, value: FieldValue): void;
   disabled?: boolean;
+  /** Fields an assignment fixes: their controls are disabled and say so. */
+  locked?: ReadonlySet<string>;
 }
 
 /** Controls named exactly as TRL's config fields, each with the reason for its default as help. */
-export function SettingsForm({ schema, fields, settings, onChange, disabled }: Props) {
+export function SettingsForm({ schema, fields, settings, onChange, disabled, locked }: Props) {
   const id = useId();
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -42,13 +44,14 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled }: P
         const inputId = `${id}-${key}`;
         const helpId = `${inputId}-help`;
         const error = errors[key];
+        const fixed = disabled || locked?.has(key);
         return (
           <div className="setting" key={key}>
             <label htmlFor={inputId}>
               <code>{key}</code>
             </label>
             {field.kind === 'choice' ? (
-              <select id={inputId} value={String(settings[key])} disabled={disabled} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.value)}>
+              <select id={inputId} value={String(settings[key])} disabled={fixed} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.value)}>
                 {field.choices.map((c) => (
                   <option key={c} value={c}>
                     {c}
@@ -56,14 +59,14 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled }: P
                 ))}
               </select>
             ) : field.kind === 'boolean' ? (
-              <input id={inputId} type="checkbox" checked={Boolean(settings[key])} disabled={disabled} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.checked)} />
+              <input id={inputId} type="checkbox" checked={Boolean(settings[key])} disabled={fixed} aria-describedby={helpId} onChange={(e) => onChange(key, e.target.checked)} />
             ) : (
               <input
                 id={inputId}
                 type="text"
                 inputMode="decimal"
                 value={drafts[key] ?? String(settings[key])}
-                disabled={disabled}
+                disabled={fixed}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={helpId}
                 onChange={(e) => setDrafts((d) => ({ ...d, [key]: e.target.value }))}
@@ -74,6 +77,7 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled }: P
               />
             )}
             <p id={helpId} className={error ? 'setting-help setting-error' : 'setting-help'}>
+              {locked?.has(key) ? <strong className="setting-locked">Locked by the assignment. </strong> : null}
               {error || field.reason}
             </p>
           </div>

@@ -14,6 +14,8 @@ export type ToWorker =
   | { type: 'pause' }
   /** Run one of the trainer's actions (lib/train/trainer.ts) on the current run, between steps. */
   | { type: 'action'; runId: number; name: string }
+  /** The current run's weights as a checkpoint file (for a submission), between steps. */
+  | { type: 'weights'; runId: number }
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
 
@@ -25,4 +27,5 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'samples'; runId: number; step: number; data: InspectOf<N> }
   | { type: 'state'; runId: number; state: RunState; error?: string }
   | { type: 'action'; runId: number; name: string; result: ActionResult }
+  | { type: 'weights'; runId: number; bytes: Uint8Array; tfjs: string }
   | { type: 'error'; runId: number; message: string };

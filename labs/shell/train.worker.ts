@@ -3,6 +3,7 @@
  * Trains a lab's model off the main thread, so the page never freezes. tfjs is imported here only (through
  * lib/train/start.ts): the page that starts this worker loads none of it.
  */
+import { version } from '@tensorflow/tfjs';
 import { startTrainer, type StartedTrainer } from '@/lib/train/start';
 import type { TrainerName } from '@/lib/train/registry';
 import { TrainingRun } from '@/lib/train/run';
@@ -65,6 +66,15 @@ async function action(message: Extract<ToWorker, { type: 'action' }>) {
   post({ type: 'action', runId: message.runId, name: message.name, result });
 }
 
+/** The run's weights, once its last step has ended (as an action, it waits for a paused run's step to finish). */
+async function weights(message: Extract<ToWorker, { type: 'weights' }>) {
+  const current = session;
+  if (!current || current.runId !== message.runId) throw new Error('there is no run to submit: train first');
+  if (current.run.state === 'running') throw new Error('pause the run first: weights are read between steps');
+  await current.run.whenIdle();
+  post({ type: 'weights', runId: message.runId, bytes: await current.started.trainer.save(), tfjs: version.tfjs });
+}
+
 async function reset() {
   if (!session) return;
   const { run, started, finished } = session;
@@ -83,9 +93,10 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       if (message.type === 'train') await start(message);
       else if (message.type === 'pause') session?.run.pause();
       else if (message.type === 'action') await action(message);
+      else if (message.type === 'weights') await weights(message);
       else if (message.type === 'reset') await reset();
     } catch (error) {
-      const runId = message.type === 'train' || message.type === 'action' ? message.runId : (session?.runId ?? -1);
+      const runId = message.type === 'train' || message.type === 'action' || message.type === 'weights' ? message.runId : (session?.runId ?? -1);
       post({ type: 'error', runId, message: errorText(error) });
     }
   });

@@ -26,6 +26,12 @@ export interface LabWorkerState<N extends TrainerName> {
   actions: Record<string, ActionResult>;
 }
 
+/** A run's weights (lib/models/weights-file.ts) and the tfjs version that trained them. */
+export interface RunWeights {
+  bytes: Uint8Array;
+  tfjs: string;
+}
+
 const KEEP_SAMPLES = 30;
 function initial<N extends TrainerName>(): LabWorkerState<N> {
   return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null, actions: {} };
@@ -36,14 +42,30 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   const worker = useRef<Worker | null>(null);
   const runId = useRef(0);
   const [status, setStatus] = useState<LabWorkerState<N>>(initial);
+  /** The caller waiting for the run's weights (a submission), answered by the worker's 'weights' or 'error'. */
+  const pendingWeights = useRef<{ resolve(w: RunWeights): void; reject(error: Error): void } | null>(null);
+
+  const dropPending = () => {
+    pendingWeights.current?.reject(new Error('the run was reset'));
+    pendingWeights.current = null;
+  };
 
   const spawn = useCallback(() => {
     worker.current?.terminate();
+    dropPending();
     const w = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
     // The worker runs `trainer`, so its samples are InspectOf<N>: the protocol's promise, checked by its types.
     w.onmessage = (event: MessageEvent<FromWorker<N>>) => {
       const message = event.data;
       if ('runId' in message && message.runId !== runId.current) return; // from a run that was reset
+      const waiting = pendingWeights.current;
+      if (waiting && (message.type === 'weights' || message.type === 'error')) {
+        pendingWeights.current = null;
+        if (message.type === 'weights') waiting.resolve({ bytes: message.bytes, tfjs: message.tfjs });
+        else waiting.reject(new Error(message.message));
+        return;
+      }
+      if (message.type === 'weights') return; // nobody is waiting any more
       setStatus((s) => {
         switch (message.type) {
           case 'backend':
@@ -81,9 +103,18 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     pause: () => send({ type: 'pause' }),
     /** Asks the trainer to run one of its actions; the result arrives in status.actions[name]. */
     action: (name: string) => send({ type: 'action', runId: runId.current, name }),
+    /** The current run's weights as a checkpoint file, read between steps (pause or finish the run first). */
+    weights(): Promise<RunWeights> {
+      pendingWeights.current?.reject(new Error('asked again'));
+      return new Promise((resolve, reject) => {
+        pendingWeights.current = { resolve, reject };
+        send({ type: 'weights', runId: runId.current });
+      });
+    },
     /** Forget the run; keeps the worker (and its backend) for the next one. */
     reset() {
       runId.current += 1;
+      dropPending();
       send({ type: 'reset' });
       setStatus((s) => ({ ...initial<N>(), backend: s.backend, fallbacks: s.fallbacks }));
     },

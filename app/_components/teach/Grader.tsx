@@ -1,0 +1,175 @@
+'use client';
+
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { gradesCsv } from '@/lib/teach/csv';
+import { flagSharedWeights, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
+import { formatGoal } from '@/lib/teach/goal';
+import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+import type { FromGrader, ToGrader } from './grade-protocol';
+
+interface Entry {
+  id: number;
+  name: string;
+  row: GradeRow | null;
+}
+
+const fmt = (x: number | null) => (x === null ? '' : String(Number(x.toFixed(4))));
+
+/**
+ * The grader: the instructor's assignment file, then any number of submission files. Each is checked by size before
+ * it is read, then validated and evaluated in a worker; the table shows every string from a file as text.
+ */
+export function Grader() {
+  const [assignment, setAssignment] = useState<AssignmentFile | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const worker = useRef<Worker | null>(null);
+  const nextId = useRef(0);
+
+  useEffect(() => () => worker.current?.terminate(), []);
+
+  const gradeWorker = () => {
+    if (!worker.current) {
+      const w = new Worker(new URL('./grade.worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (event: MessageEvent<FromGrader>) => setEntries((all) => all.map((e) => (e.id === event.data.id ? { ...e, row: event.data.row } : e)));
+      w.onerror = (event) => setProblem(`The grading worker crashed: ${event.message || 'unknown error'}. Reload the page to try again.`);
+      worker.current = w;
+    }
+    return worker.current;
+  };
+
+  const loadAssignment = async (file: File | undefined) => {
+    if (!file) return;
+    setProblem(null);
+    try {
+      if (file.size > 1_000_000) throw new Error('it is too large to be an assignment');
+      setAssignment(await parseAssignmentFile(await file.text()));
+      setEntries([]);
+    } catch (error) {
+      setAssignment(null);
+      setProblem(`Could not read ${file.name}: ${(error as Error).message}.`);
+    }
+  };
+
+  const addSubmissions = async (files: File[]) => {
+    if (!assignment) return;
+    for (const file of files) {
+      const id = nextId.current++;
+      if (file.size > MAX_SUBMISSION_BYTES) {
+        const reason = `the file is ${(file.size / 1e6).toFixed(1)} MB; a submission is at most ${MAX_SUBMISSION_BYTES / 1e6} MB`;
+        setEntries((all) => [...all, { id, name: file.name, row: invalidRow(file.name, reason) }]);
+        continue;
+      }
+      setEntries((all) => [...all, { id, name: file.name, row: null }]);
+      const text = await file.text();
+      gradeWorker().postMessage({ type: 'grade', id, name: file.name, text, assignment } satisfies ToGrader);
+    }
+  };
+
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void addSubmissions([...event.dataTransfer.files]);
+  };
+
+  const done = entries.filter((e) => e.row !== null);
+  const rows = flagSharedWeights(done.map((e) => e.row!));
+  const rowOf = new Map(done.map((e, i) => [e.id, rows[i]]));
+  const exportCsv = () => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([gradesCsv(rows)], { type: 'text/csv' }));
+    a.download = `grades-${assignment?.id ?? 'assignment'}.csv`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+
+  return (
+    <div className="grader">
+      <section className="lab-section">
+        <h2>1. The assignment file</h2>
+        <label className="lab-file">
+          Assignment file <input type="file" accept="application/json,.json" onChange={(e) => void loadAssignment(e.target.files?.[0]).finally(() => (e.target.value = ''))} />
+        </label>
+        {problem ? (
+          <p className="lab-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        {assignment ? (
+          <p className="lab-notice">
+            <strong>{assignment.title}</strong> ({assignment.lab} lab, id {assignment.id}): goal <code>{formatGoal(assignment.goal)}</code> on{' '}
+            {assignment.grading.eval_samples} held-out {assignment.trainer === 'ppo' ? 'episodes' : 'problems'} (seed {assignment.grading.eval_seed})
+            {assignment.due ? `, due ${new Date(assignment.due).toLocaleString()}` : ''}.
+          </p>
+        ) : null}
+      </section>
+
+      <section className="lab-section">
+        <h2>2. The submissions</h2>
+        <div
+          className={`grader-drop${dragging ? ' grader-drop-active' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={drop}
+        >
+          <label className="lab-file">
+            Submission files{' '}
+            <input type="file" multiple accept="application/json,.json" disabled={!assignment} onChange={(e) => void addSubmissions([...(e.target.files ?? [])]).finally(() => (e.target.value = ''))} />
+          </label>
+          <p className="setting-help">{assignment ? 'Or drop a folder’s worth of files here. Each is checked and re-evaluated in your browser; nothing is uploaded.' : 'Load the assignment file first.'}</p>
+        </div>
+        <p role="status" className="lab-status">
+          {entries.length === 0 ? 'No submissions yet.' : `Graded ${done.length} of ${entries.length}${done.length < entries.length ? '…' : '.'}`}
+        </p>
+        <div className="lab-runs-actions">
+          <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
+            Export CSV
+          </button>
+          <button type="button" onClick={() => setEntries([])} disabled={entries.length === 0}>
+            Clear
+          </button>
+        </div>
+      </section>
+
+      {entries.length > 0 ? (
+        // Focusable, as a region that scrolls must be (a wide table on a phone).
+        <div className="grade-scroll" tabIndex={0} role="region" aria-label="Grades, scrollable">
+          <table className="grade-table" aria-label="Grades">
+            <thead>
+              <tr>
+                <th scope="col">file</th>
+                <th scope="col">student</th>
+                <th scope="col">status</th>
+                <th scope="col">claimed</th>
+                <th scope="col">measured</th>
+                <th scope="col">goal met</th>
+                <th scope="col">flags</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => {
+                const row = rowOf.get(entry.id);
+                return (
+                  <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
+                    <td>{entry.name}</td>
+                    <td>{row?.student}</td>
+                    <td>{row ? statusText(row) : 'grading…'}</td>
+                    <td>{fmt(row?.claimed ?? null)}</td>
+                    <td>{fmt(row?.measured ?? null)}</td>
+                    <td>{row?.goalMet === null || !row ? '' : row.goalMet ? 'yes' : 'no'}</td>
+                    <td>{row?.flags.join('; ')}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+'use client';
+
+import { useState } from 'react';
+import { formatGoal } from '@/lib/teach/goal';
+import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
+import type { TrainerName } from '@/lib/train/registry';
+import type { LogLine, RunState } from '@/lib/train/run';
+import { Markdown } from './Markdown';
+import type { Settings } from './settings';
+import type { AssignmentView } from './useAssignment';
+import type { RunWeights } from './useLabWorker';
+
+interface Props {
+  view: AssignmentView;
+  trainer: TrainerName;
+  /** The current run: its state, backend, settings and history. */
+  run: { state: RunState; backend: string | null; settings: Settings; history: LogLine[] };
+  requestWeights(): Promise<RunWeights>;
+}
+
+function download(text: string, name: string) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+/** An assignment's title, goal, due date and instructions above the lab, and Submit once the run has finished. */
+export function AssignmentBanner({ view, trainer, run, requestWeights }: Props) {
+  const [student, setStudent] = useState('');
+  const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (view.error) return <p className="lab-error" role="alert">{view.error}</p>;
+  const assignment = view.assignment;
+  if (!assignment) return null;
+
+  const blocker =
+    run.state !== 'done'
+      ? 'Train until the run finishes, then submit it.'
+      : run.settings.eval_steps === 0
+        ? 'Set eval_steps above 0 and train again: a submission carries its run’s final evaluation.'
+        : student.trim() === ''
+          ? 'Type your name or student id first.'
+          : null;
+
+  const submit = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      const { bytes, tfjs } = await requestWeights();
+      const submission = await buildSubmission({
+        student,
+        assignment,
+        trainer,
+        config: run.settings,
+        history: run.history,
+        weights: bytes,
+        environment: { backend: run.backend ?? 'unknown', tfjs, runtime: navigator.userAgent.slice(0, 400) },
+      });
+      const text = JSON.stringify(submission);
+      if (text.length > MAX_SUBMISSION_BYTES) throw new Error(`the submission would be ${(text.length / 1e6).toFixed(1)} MB, over the ${MAX_SUBMISSION_BYTES / 1e6} MB a grader reads; train fewer steps`);
+      const name = submissionFileName(submission);
+      download(text, name);
+      setResult({ text: `Downloaded ${name} (${(text.length / 1024).toFixed(0)} KB): hand this file in.`, error: false });
+    } catch (error) {
+      setResult({ text: `Could not submit: ${(error as Error).message}.`, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="assignment-banner" aria-label="Assignment">
+      <h2>Assignment: {assignment.title}</h2>
+      <dl className="assignment-facts">
+        <dt>Goal</dt>
+        <dd>
+          <code>{formatGoal(assignment.goal)}</code>, measured by your instructor on held-out problems you do not see
+        </dd>
+        <dt>Due</dt>
+        <dd>{assignment.due ? new Date(assignment.due).toLocaleString() : 'no due date'}</dd>
+        <dt>Locked</dt>
+        <dd>{assignment.locked.length ? assignment.locked.join(', ') : 'nothing: every setting is yours to change'}</dd>
+      </dl>
+      <Markdown source={assignment.instructions} className="assignment-instructions" />
+      <div className="assignment-submit">
+        <label>
+          Your name or student id{' '}
+          <input type="text" value={student} maxLength={MAX_STUDENT_LENGTH} onChange={(e) => setStudent(e.target.value)} />
+        </label>{' '}
+        <button type="button" className="lab-primary" onClick={() => void submit()} disabled={blocker !== null || busy}>
+          Submit
+        </button>{' '}
+        {blocker ? <span className="setting-help">{blocker}</span> : null}
+      </div>
+      {result ? (
+        <p role="status" className={result.error ? 'lab-error' : 'lab-notice'}>
+          {result.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}

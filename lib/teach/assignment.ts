@@ -1,0 +1,220 @@
+/**
+ * An assignment: a lab with starting settings (some locked), a goal and a due date. The instructor keeps the file
+ * (it also holds the evaluation seed); students get a link holding everything else. Both carry a SHA-256 of their
+ * shared content, so an edited link or file is detected: detected, not secret (anyone can recompute a hash, so the
+ * grader compares against the instructor's own file, never against what a submission says). No tfjs.
+ */
+import { z } from 'zod';
+import { ownEntry, presetSettings, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
+import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
+
+export const ASSIGNMENT_FORMAT = 'agentic-rl-lab/assignment';
+export const ASSIGNMENT_LIMITS = { title: 120, instructions: 4000, locked: 64, fileBytes: 100_000 } as const;
+
+/** What the hash covers and the link carries. */
+export interface AssignmentCore {
+  format: typeof ASSIGNMENT_FORMAT;
+  version: 1;
+  id: string;
+  title: string;
+  /** The lab's slug (content/labs.ts); its trainer is `trainer`. */
+  lab: string;
+  trainer: TrainerName;
+  preset: string;
+  /** Every field of the trainer's config: where the student starts. */
+  settings: Record<string, FieldValue>;
+  /** Fields the student may not change. */
+  locked: string[];
+  goal: Goal;
+  /** ISO 8601, or null for none. */
+  due: string | null;
+  /** Markdown, rendered with a small safe subset (lib/teach/markdown.ts). */
+  instructions: string;
+  created: string;
+}
+export interface SharedAssignment extends AssignmentCore {
+  hash: string;
+}
+/** The instructor's file: the shared part and how grading measures (kept out of the link). */
+export interface AssignmentFile extends SharedAssignment {
+  grading: { eval_seed: number; eval_samples: number };
+}
+
+export class AssignmentError extends Error {}
+
+const value = z.union([z.number(), z.string().max(100), z.boolean()]);
+const core = z
+  .object({
+    format: z.literal(ASSIGNMENT_FORMAT, { error: `not an assignment (expected "format": "${ASSIGNMENT_FORMAT}")` }),
+    version: z.literal(1, { error: 'unsupported assignment version (this site reads version 1)' }),
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
+    title: z.string().max(ASSIGNMENT_LIMITS.title),
+    lab: z.string().regex(/^[a-z0-9-]{1,40}$/),
+    trainer: z.enum(TRAINER_NAMES as [TrainerName, ...TrainerName[]]),
+    preset: z.string().max(60),
+    settings: z.record(z.string(), value),
+    locked: z.array(z.string().max(60)).max(ASSIGNMENT_LIMITS.locked),
+    goal: z.object({ metric: z.string().max(60), op: z.enum(GOAL_OPS), value: z.number() }).strict(),
+    due: z.iso.datetime({ offset: true }).nullable(),
+    instructions: z.string().max(ASSIGNMENT_LIMITS.instructions),
+    created: z.iso.datetime({ offset: true }),
+  })
+  .strict();
+const shared = core.extend({ hash: z.string().regex(SHA256_HEX) }).strict();
+const file = shared
+  .extend({
+    grading: z.object({ eval_seed: z.number().int().min(0).max(2 ** 31 - 1), eval_samples: z.number().int().min(10).max(5000) }).strict(),
+  })
+  .strict();
+
+const CORE_KEYS = Object.keys(core.shape) as (keyof AssignmentCore)[];
+const coreOf = (a: AssignmentCore): AssignmentCore => Object.fromEntries(CORE_KEYS.map((k) => [k, a[k]])) as unknown as AssignmentCore;
+
+export const assignmentHash = (a: AssignmentCore) => sha256Hex(canonicalJson(coreOf(a)));
+
+/** What zod's first issue says, as "path: message". */
+const firstIssue = (error: z.ZodError) => {
+  const issue = error.issues[0];
+  return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
+};
+
+/** The checks a schema cannot make: names that must exist in the trainer's schema, presets, goal metrics. */
+function checkContent(a: AssignmentCore): void {
+  const { schema, presets } = trainerSettings(a.trainer);
+  const unknown = Object.keys(a.settings).find((k) => !Object.hasOwn(schema, k));
+  if (unknown !== undefined) throw new AssignmentError(`settings: unknown field ${quoteInput(unknown)} for ${a.trainer}`);
+  const missing = Object.keys(schema).find((k) => !Object.hasOwn(a.settings, k));
+  if (missing !== undefined) throw new AssignmentError(`settings: ${missing} is missing`);
+  try {
+    resolve(schema, a.settings);
+  } catch (error) {
+    throw new AssignmentError(`settings: ${(error as Error).message.replace(/^Invalid config: /, '')}`);
+  }
+  if (a.settings.eval_steps === 0) throw new AssignmentError('settings: eval_steps must be above 0: a submission carries its run’s final evaluation');
+  const badLock = a.locked.find((k) => !Object.hasOwn(schema, k));
+  if (badLock !== undefined) throw new AssignmentError(`locked: unknown field ${quoteInput(badLock)} for ${a.trainer}`);
+  if (new Set(a.locked).size !== a.locked.length) throw new AssignmentError('locked: a field is listed twice');
+  if (!ownEntry(presets, a.preset)) throw new AssignmentError(`preset: unknown preset ${quoteInput(a.preset)} for ${a.trainer}`);
+  if (!GOAL_METRICS[a.trainer].includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
+  if (!Number.isFinite(a.goal.value)) throw new AssignmentError('goal: the threshold must be a finite number');
+  const oldTask = a.settings.init_from === 'addition_sft' && a.settings.dataset !== 'addition';
+  if (a.goal.metric === 'eval/old_task_accuracy' && !oldTask) throw new AssignmentError('goal: eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition');
+}
+
+export interface AssignmentInput {
+  lab: string;
+  trainer: TrainerName;
+  title: string;
+  preset: string;
+  /** Overrides on top of the preset. */
+  overrides: Record<string, FieldValue>;
+  locked: string[];
+  goal: Goal;
+  evalSeed: number;
+  evalSamples?: number;
+  /** Anything Date can read; stored as ISO 8601 (UTC). */
+  due?: string | null;
+  instructions?: string;
+}
+
+/** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
+export async function createAssignment(input: AssignmentInput, now = new Date()): Promise<AssignmentFile> {
+  const { schema, presets } = trainerSettings(input.trainer);
+  const preset = ownEntry(presets, input.preset);
+  if (!preset) throw new AssignmentError(`preset: unknown preset ${quoteInput(input.preset)} for ${input.trainer}`);
+  const settings = { ...presetSettings(schema, preset), ...input.overrides };
+  let due: string | null = null;
+  if (input.due) {
+    const date = new Date(input.due);
+    if (Number.isNaN(date.getTime())) throw new AssignmentError(`due: not a date: ${quoteInput(input.due)}`);
+    due = date.toISOString();
+  }
+  const id = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const draft = {
+    format: ASSIGNMENT_FORMAT,
+    version: 1,
+    id,
+    title: input.title.trim() || `${input.lab} lab`,
+    lab: input.lab,
+    trainer: input.trainer,
+    preset: input.preset,
+    settings,
+    locked: [...new Set(input.locked)],
+    goal: input.goal,
+    due,
+    instructions: input.instructions ?? '',
+    created: now.toISOString(),
+  };
+  const parsed = core.safeParse(draft);
+  if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
+  checkContent(parsed.data);
+  const grading = { eval_seed: input.evalSeed, eval_samples: input.evalSamples ?? 200 };
+  const checked = file.shape.grading.safeParse(grading);
+  if (!checked.success) throw new AssignmentError(`grading: ${firstIssue(checked.error)}`);
+  return { ...parsed.data, hash: await assignmentHash(parsed.data), grading };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return parseUntrustedJson(text);
+  } catch (error) {
+    throw new AssignmentError((error as Error).message);
+  }
+}
+
+async function verified<T extends SharedAssignment>(parsed: z.ZodSafeParseResult<T>, what: string): Promise<T> {
+  if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
+  checkContent(parsed.data);
+  if ((await assignmentHash(parsed.data)) !== parsed.data.hash) throw new AssignmentError(`${what} was edited: its content does not match its hash`);
+  return parsed.data;
+}
+
+/** Reads the instructor's assignment file (untrusted text); throws an AssignmentError. */
+export async function parseAssignmentFile(text: string): Promise<AssignmentFile> {
+  if (text.length > ASSIGNMENT_LIMITS.fileBytes) throw new AssignmentError('too large to be an assignment');
+  return verified(file.safeParse(parseJson(text)), 'the assignment');
+}
+
+/**
+ * Reads an assignment however a student or instructor holds it: the instructor's file, the shared JSON, or the lab
+ * link itself (anything with "#assignment=…"). Throws an AssignmentError.
+ */
+export async function parseAnyAssignment(text: string): Promise<SharedAssignment> {
+  const trimmed = text.trim();
+  const at = trimmed.indexOf(`#${LINK_KEY}=`);
+  if (!trimmed.startsWith('{') && at >= 0) return (await readAssignmentFragment(trimmed.slice(at)))!;
+  if (text.length > ASSIGNMENT_LIMITS.fileBytes) throw new AssignmentError('too large to be an assignment');
+  const json = parseJson(text);
+  if (json !== null && typeof json === 'object' && Object.hasOwn(json, 'grading')) return verified(file.safeParse(json), 'the assignment');
+  return verified(shared.safeParse(json), 'the assignment');
+}
+
+/** The part of the file students see. */
+export function sharedPart(a: AssignmentFile): SharedAssignment {
+  return { ...coreOf(a), hash: a.hash };
+}
+
+/** The key of the lab link's fragment: /labs/<lab>/#assignment=<base64url JSON>. A fragment never reaches a server. */
+export const LINK_KEY = 'assignment';
+
+/** The lab page's address with the assignment in its fragment (the site root is `origin`, '' for a relative link). */
+export function assignmentLink(a: AssignmentFile, origin = ''): string {
+  return `${origin}/labs/${a.lab}/#${LINK_KEY}=${textToBase64Url(JSON.stringify(sharedPart(a)))}`;
+}
+
+/** Reads the assignment from a link's fragment ("#assignment=…"); null when it has none. Throws an AssignmentError. */
+export async function readAssignmentFragment(fragment: string): Promise<SharedAssignment | null> {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const encoded = params.get(LINK_KEY);
+  if (encoded === null) return null;
+  if (encoded.length > 40_000) throw new AssignmentError('the assignment in this link is too long');
+  let text: string;
+  try {
+    text = base64UrlToText(encoded);
+  } catch {
+    throw new AssignmentError('the assignment in this link is damaged (not base64url)');
+  }
+  return verified(shared.safeParse(parseJson(text)), 'this assignment link');
+}

@@ -1,0 +1,58 @@
+/**
+ * An assignment's goal: one evaluation metric, a comparison and a threshold, such as `eval/accuracy >= 0.45`. The
+ * metrics are those each trainer's held-out evaluation reports (lib/teach/evaluate.ts computes them again on the
+ * instructor's own evaluation set). No tfjs.
+ */
+import type { TrainerName } from '@/lib/train/registry';
+
+export const GOAL_OPS = ['>=', '<=', '>', '<'] as const;
+export type GoalOp = (typeof GOAL_OPS)[number];
+
+export interface Goal {
+  metric: string;
+  op: GoalOp;
+  value: number;
+}
+
+/** What a goal can name, per trainer: the evaluation metrics lib/teach/evaluate.ts measures. */
+export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = {
+  sft: ['eval/accuracy', 'eval/format', 'eval/old_task_accuracy'],
+  grpo: ['eval/accuracy', 'eval/format'],
+  dpo: ['eval/accuracy', 'eval/format'],
+  agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns'],
+  ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
+};
+
+export class GoalError extends Error {}
+
+/** A number as the site writes one: no hex, no '+', no leading zeros (as lib/train/config.ts's parseAssignment). */
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+
+/** Parses "<metric> <op> <value>" for `trainer`; throws a GoalError naming what is wrong. */
+export function parseGoal(text: string, trainer: TrainerName): Goal {
+  if (text.length > 200) throw new GoalError('a goal is at most 200 characters');
+  const m = /^\s*(\S+?)\s*(>=|<=|>|<)\s*(\S+)\s*$/.exec(text);
+  if (!m) throw new GoalError(`expected "<metric> >= <value>", got ${JSON.stringify(text.slice(0, 60))}`);
+  const [, metric, op, valueText] = m;
+  const known = GOAL_METRICS[trainer];
+  if (!known.includes(metric)) throw new GoalError(`${trainer} cannot be graded on ${JSON.stringify(metric.slice(0, 60))} (known: ${known.join(', ')})`);
+  if (!DECIMAL.test(valueText) || !Number.isFinite(Number(valueText))) throw new GoalError(`the threshold must be a decimal number, got ${JSON.stringify(valueText.slice(0, 60))}`);
+  return { metric, op: op as GoalOp, value: Number(valueText) };
+}
+
+/** Whether a measured value meets the goal (a missing value meets none). */
+export function goalMet(goal: Goal, value: number | null): boolean {
+  if (value === null || !Number.isFinite(value)) return false;
+  switch (goal.op) {
+    case '>=':
+      return value >= goal.value;
+    case '<=':
+      return value <= goal.value;
+    case '>':
+      return value > goal.value;
+    case '<':
+      return value < goal.value;
+  }
+}
+
+export const formatGoal = (goal: Goal) => `${goal.metric} ${goal.op} ${goal.value}`;

@@ -1,0 +1,105 @@
+/**
+ * npm run assign -- <lab> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>"
+ *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]
+ *
+ * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr. Keep the
+ * file: grading needs it (it holds the evaluation seed, which the link does not). Every mistake costs one line on
+ * stderr and exit code 2.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { labNamed, labs } from '@/content/labs';
+import { assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
+import { GoalError, parseGoal } from '@/lib/teach/goal';
+import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
+import { trainerSettings } from '@/lib/train/registry';
+
+const LABS = labs.map((l) => l.slug).join(' | ');
+const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;
+
+class UsageError extends Error {}
+
+function integer(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+async function main(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        preset: { type: 'string', default: 'default' },
+        lock: { type: 'string', multiple: true, default: [] },
+        set: { type: 'string', multiple: true, default: [] },
+        goal: { type: 'string' },
+        'eval-seed': { type: 'string' },
+        'eval-samples': { type: 'string' },
+        due: { type: 'string' },
+        title: { type: 'string', default: '' },
+        instructions: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a lab: ${LABS}` : `one lab at a time, got ${positionals.join(' ')}`);
+  const lab = labNamed(positionals[0]); // compares slugs: "__proto__" names nothing
+  if (!lab) throw new UsageError(`unknown lab ${JSON.stringify(positionals[0])}: name a lab: ${LABS}`);
+  const { schema, presets } = trainerSettings(lab.trainer);
+  if (!ownEntry(presets, values.preset!)) throw new UsageError(`unknown preset ${JSON.stringify(values.preset)} for ${lab.trainer} (known: ${Object.keys(presets).join(', ')})`);
+  const overrides: Record<string, number | string | boolean> = {};
+  for (const assignment of values.set!) {
+    const [key, value] = parseAssignment(schema, assignment);
+    overrides[key] = value;
+  }
+  const locked = values.lock!.flatMap((list) => list.split(',')).map((k) => k.trim()).filter(Boolean);
+  const unknownLock = locked.find((k) => !Object.hasOwn(schema, k));
+  if (unknownLock !== undefined) throw new UsageError(`--lock: unknown field ${JSON.stringify(unknownLock)} for ${lab.trainer} (known: ${Object.keys(schema).join(', ')})`);
+  if (values.goal === undefined) throw new UsageError('--goal is required, e.g. --goal "eval/accuracy >= 0.45"');
+  const goal = parseGoal(values.goal, lab.trainer);
+  const evalSeed = integer('eval-seed', values['eval-seed']);
+  if (evalSeed === undefined) throw new UsageError('--eval-seed is required: the seed of your held-out evaluation set (keep it to yourself)');
+  const evalSamples = integer('eval-samples', values['eval-samples']);
+  let instructions = '';
+  if (values.instructions !== undefined) {
+    try {
+      instructions = fs.readFileSync(values.instructions, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${values.instructions}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  resolve(schema, { ...presets[values.preset!].overrides, ...overrides }); // every value in range, with its field named
+  const file = await createAssignment({
+    lab: lab.slug,
+    trainer: lab.trainer,
+    title: values.title!,
+    preset: values.preset!,
+    overrides,
+    locked,
+    goal,
+    evalSeed,
+    evalSamples,
+    due: values.due ?? null,
+    instructions,
+  });
+  console.log(JSON.stringify(file, null, 1));
+  console.error(`assign: the students' link (after your site's address): ${assignmentLink(file)}`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof GoalError || error instanceof AssignmentError;
+  console.error(`assign: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+  process.exit(known ? 2 : 1);
+});

@@ -1,0 +1,93 @@
+/**
+ * npm run grade -- --assignment assignment.json [--backend cpu|wasm] sub1.json sub2.json ... > grades.csv
+ *
+ * Grades submission files as the /teach/grade/ page does (lib/teach/grade.ts): each is validated, its weights are
+ * re-evaluated on the run's own test set (to check the history) and measured on the instructor's seeded held-out
+ * set. Prints CSV: file,student,status,claimed,measured,goal_met,flags. A bad submission gets a row saying why and
+ * never stops the others; only a bad command line or assignment file stops the run (one line on stderr, exit 2).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { gradesCsv } from '@/lib/teach/csv';
+import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
+import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+
+const USAGE = 'usage: npm run grade -- --assignment assignment.json [--backend cpu|wasm] submission.json ... > grades.csv';
+
+class UsageError extends Error {}
+
+async function parseCommandLine(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { assignment: { type: 'string' }, backend: { type: 'string', default: 'wasm' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return null;
+  if (values.assignment === undefined) throw new UsageError(`--assignment is required: the file npm run assign or the /teach/ page made. ${USAGE}`);
+  if (positionals.length === 0) throw new UsageError('name the submission files to grade');
+  if (values.backend !== 'cpu' && values.backend !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${values.backend}"`);
+  let text: string;
+  try {
+    if (fs.statSync(values.assignment).size > 1_000_000) throw new UsageError(`${values.assignment} is too large to be an assignment`);
+    text = fs.readFileSync(values.assignment, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${values.assignment}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let assignment: AssignmentFile;
+  try {
+    assignment = await parseAssignmentFile(text);
+  } catch (error) {
+    throw new UsageError(`--assignment ${values.assignment}: ${(error as Error).message}`);
+  }
+  return { assignment, files: positionals, backend: values.backend };
+}
+
+/** The file's text, or the row that says why it cannot be read (checked by size before reading). */
+function readSubmission(file: string): { text: string } | { reason: string } {
+  try {
+    const size = fs.statSync(file).size;
+    if (size > MAX_SUBMISSION_BYTES) return { reason: `the file is ${(size / 1e6).toFixed(1)} MB; a submission is at most ${MAX_SUBMISSION_BYTES / 1e6} MB` };
+    return { text: fs.readFileSync(file, 'utf8') };
+  } catch (error) {
+    return { reason: `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+}
+
+async function main() {
+  let options;
+  try {
+    options = await parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    console.error(`grade: ${(error as Error).message.split('\n')[0]}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  }
+  if (options === null) {
+    console.log(USAGE);
+    return;
+  }
+  // tfjs loads from here on.
+  const [{ selectBackend }, { evaluateCheckpoint }] = await Promise.all([import('@/lib/tf/backend'), import('@/lib/teach/evaluate')]);
+  await selectBackend({ requested: options.backend as 'cpu' | 'wasm', order: [options.backend as 'cpu' | 'wasm'] });
+  const rows: GradeRow[] = [];
+  for (const file of options.files) {
+    const name = path.basename(file);
+    const read = readSubmission(file);
+    const row =
+      'text' in read
+        ? await gradeSubmission({ name, text: read.text }, options.assignment, evaluateCheckpoint)
+        : invalidRow(name, read.reason);
+    rows.push(row);
+    console.error(`grade: ${name}: ${statusText(row).slice(0, 200)}`);
+  }
+  process.stdout.write(gradesCsv(flagSharedWeights(rows)));
+}
+
+main().catch((error: unknown) => {
+  console.error(`grade: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

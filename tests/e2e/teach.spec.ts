@@ -1,0 +1,164 @@
+/**
+ * Assignments end to end, in Chromium: an instructor makes one on /teach/, a student opens the link, trains with the
+ * locked settings, submits; the grader re-evaluates the submission (ok) and gives every tampered or broken file the
+ * right status, showing every string from a file as text and loading tfjs only in its worker.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
+import { submissionDigest } from '@/lib/teach/submission';
+import { expectTfjsInWorkersOnly, watch } from './watch';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-e2e-'));
+const files = { assignment: path.join(dir, 'assignment.json'), submission: path.join(dir, 'ada.json') };
+const HOSTILE_NAME = '<img src=x onerror="window.pwned=1"><b>Ada</b>';
+
+async function setField(page: Page, name: string, value: string) {
+  const input = page.getByRole('textbox', { name, exact: true });
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+/** Loads the assignment file, then the submissions, and waits until every row is graded. */
+async function grade(page: Page, submissions: Parameters<Page['setInputFiles']>[1]) {
+  await page.goto('/teach/grade/');
+  await page.getByLabel('Assignment file').setInputFiles(files.assignment);
+  await expect(page.getByText(/Week 3 \(grpo lab, id [0-9a-f]{12}\)/)).toBeVisible();
+  await page.getByLabel('Submission files').setInputFiles(submissions);
+  await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: 120_000 });
+}
+/** No serious or critical accessibility violation on the page as it is now. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`), page.url()).toEqual([]);
+}
+
+const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });
+
+test.describe.serial('assignments', () => {
+  test('make an assignment, open it as a student, train, submit, grade: an ok row', async ({ page }) => {
+    test.setTimeout(240_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    // The instructor.
+    await page.goto('/teach/');
+    await page.getByRole('combobox', { name: 'Lab', exact: true }).selectOption('grpo');
+    await page.getByLabel('Title').fill('Week 3');
+    await setField(page, 'max_steps', '3');
+    await setField(page, 'eval_steps', '3');
+    await setField(page, 'eval_samples', '20');
+    for (const key of ['max_steps', 'beta', 'seed']) await page.getByRole('checkbox', { name: `lock ${key}` }).check();
+    await page.getByLabel('Threshold').fill('0.1');
+    await page.getByLabel('Evaluation seed').fill('77');
+    await page.getByLabel('Due').fill('2099-01-01T12:00');
+    await page.getByRole('textbox', { name: 'Instructions' }).fill('**Train** it. <script>window.pwned=1</script> [the chapter](https://example.org/grpo) [bad](javascript:alert(1))');
+    await expect(page.getByLabel('Instructions preview').locator('strong')).toHaveText('Train');
+    await page.getByRole('button', { name: 'Make the assignment' }).click();
+    const link = await page.getByLabel('Students’ link').inputValue();
+    await expectAccessible(page);
+    expect(link).toMatch(/\/labs\/grpo\/#assignment=[A-Za-z0-9_-]+$/);
+    const saved = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download the assignment file' }).click();
+    await (await saved).saveAs(files.assignment);
+    expect(JSON.parse(fs.readFileSync(files.assignment, 'utf8')).grading).toEqual({ eval_seed: 77, eval_samples: 200 });
+
+    // The student.
+    await page.goto(link);
+    const banner = page.getByRole('region', { name: 'Assignment' });
+    await expect(banner.getByRole('heading', { name: 'Assignment: Week 3' })).toBeVisible();
+    await expect(banner).toContainText('eval/accuracy >= 0.1');
+    await expect(banner).toContainText('<script>window.pwned=1</script>'); // shown as text
+    await expect(banner.getByRole('link', { name: 'the chapter' })).toHaveAttribute('href', 'https://example.org/grpo');
+    await expect(banner.getByRole('link', { name: 'bad' })).toHaveCount(0);
+    await expect(page.getByLabel('max_steps')).toBeDisabled();
+    await expect(page.getByLabel('max_steps')).toHaveValue('3');
+    await expect(page.locator('.setting').filter({ hasText: 'max_steps' })).toContainText('Locked by the assignment.');
+    await expect(page.getByLabel('learning_rate')).toBeEnabled();
+    await page.getByLabel('Preset').selectOption('kl'); // beta 0.04 against the locked 0
+    await expect(page.getByText('The preset "kl" would change beta, locked by the assignment: it was not applied.')).toBeVisible();
+    await expect(page.getByLabel('Preset')).toHaveValue('default');
+    await page.getByLabel('Preset').selectOption('dr_grpo'); // changes nothing locked: applied, the locks kept
+    await expect(page.getByLabel('loss_type')).toHaveValue('dr_grpo');
+    await expect(page.getByLabel('max_steps')).toHaveValue('3');
+    await expect(page).toHaveURL(/preset=dr_grpo.*#assignment=/);
+    await expect(banner.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: 90_000 });
+    await banner.getByLabel('Your name or student id').fill(HOSTILE_NAME);
+    const submitted = page.waitForEvent('download');
+    await banner.getByRole('button', { name: 'Submit' }).click();
+    const download = await submitted;
+    expect(download.suggestedFilename()).toMatch(/^submission-[0-9a-f]{12}-img-src-x-onerror-window-pwned-1-b-Ada-b\.json$/);
+    await download.saveAs(files.submission);
+    await expect(banner.getByRole('status')).toContainText('hand this file in');
+    const submission = JSON.parse(fs.readFileSync(files.submission, 'utf8'));
+    expect(submission).toMatchObject({ student: HOSTILE_NAME, environment: { backend: 'wasm', tfjs: '4.22.0' } });
+    expect(submission.config.max_steps).toBe(3);
+
+    // The grader.
+    const seen = watch(page);
+    await grade(page, files.submission);
+    const row = rowOf(page, 'ada.json');
+    await expect(row.getByRole('cell').nth(1)).toHaveText(HOSTILE_NAME);
+    await expect(row.getByRole('cell').nth(2)).toHaveText('ok');
+    await expect(row.getByRole('cell').nth(3)).toHaveText(String(submission.history.at(-1).metrics['eval/accuracy']));
+    await expect(row.getByRole('cell').nth(4)).toHaveText(/^\d(\.\d+)?$/);
+    await expect(page.locator('.grade-table img, .grade-table b')).toHaveCount(0);
+    await expectAccessible(page);
+    await expectTfjsInWorkersOnly(page, seen);
+    const csv = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const text = fs.readFileSync(await (await csv).path(), 'utf8');
+    expect(text.split('\n')[0]).toBe('file,student,status,claimed,measured,goal_met,flags');
+    expect(text.split('\n')[1]).toMatch(/^ada\.json,"<img src=x onerror=""window\.pwned=1""><b>Ada<\/b>",ok,/);
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  test('each tampered or broken file gets its status, at once and with nothing crashing', async ({ page }) => {
+    test.setTimeout(240_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const text = fs.readFileSync(files.submission, 'utf8');
+    const original = JSON.parse(text);
+    const variant = async (edit: (json: Record<string, any>) => void | Promise<void>, rehashed = true) => {
+      const json = JSON.parse(text);
+      await edit(json);
+      if (rehashed) json.digest = await submissionDigest(json);
+      return Buffer.from(JSON.stringify(json));
+    };
+    const base = new Uint8Array(fs.readFileSync('public/models/base.arlw'));
+    const file = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/json', buffer });
+    const cases: [string, Buffer, RegExp][] = [
+      ['locked.json', await variant((j) => void (j.config.beta = 0.5)), /^tampered: locked setting beta changed \(0 → 0\.5\)$/],
+      ['claimed.json', await variant((j) => void (j.history.at(-1).metrics['eval/accuracy'] = 0.99)), /^tampered: the weights do not reproduce the history \(eval\/accuracy 0\.99 at step 3; /],
+      ['claimed-careless.json', await variant((j) => void (j.history.at(-1).metrics['eval/accuracy'] = 0.99), false), /^tampered: file edited after Submit/],
+      [
+        'swapped.json',
+        await variant(async (j) => void (j.weights = { format: 'arlw', sha256: await sha256Hex(base), data: toBase64(base) })),
+        /^tampered: the weights do not reproduce the history \(eval\/accuracy [\d.]+ at step 3; the weights score 0 on the lab’s test set\)$/,
+      ],
+      ['swapped-careless.json', await variant((j) => void (j.weights.data = toBase64(base)), false), /^tampered: weights \(their SHA-256 is not the one recorded at Submit\)/],
+      ['truncated.json', Buffer.from(text.slice(0, text.length / 2)), /^invalid: not valid JSON \(a truncated or damaged file\)$/],
+      ['wrong-assignment.json', await variant((j) => void (j.assignment.id = 'another')), /^invalid: made for another assignment \("another", not "[0-9a-f]{12}"\)$/],
+      ['not-json.json', Buffer.from('<html><script>window.pwned=1</script>'), /^invalid: not valid JSON/],
+      ['huge.json', Buffer.alloc(20_000_000, 32), /^invalid: the file is 20\.0 MB; a submission is at most 5 MB$/],
+      ['html-name.json', await variant((j) => void (j.student = '<script>window.pwned=1</script>=1+1')), /^ok$/],
+    ];
+    await grade(page, cases.map(([name, buffer]) => file(name, buffer)));
+    for (const [name, , status] of cases) await expect(rowOf(page, name).getByRole('cell').nth(2), name).toHaveText(status);
+    await expect(rowOf(page, 'html-name.json').getByRole('cell').nth(1)).toHaveText('<script>window.pwned=1</script>=1+1');
+    await expect(rowOf(page, 'claimed.json').getByRole('cell').nth(6)).toContainText('claimed far above measured');
+    await expect(rowOf(page, 'swapped.json').getByRole('cell').nth(5)).toHaveText('no');
+    expect(original.student).toBe(HOSTILE_NAME);
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+});

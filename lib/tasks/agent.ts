@@ -28,7 +28,7 @@ export interface AgentProblem {
 }
 
 export interface AgentTaskConfig {
-  /** Share of easy problems (a < 10) in samples and in the test set. */
+  /** Share of easy problems (a < 10) in test samples and in the test set (training samples: a little more). */
   easy_fraction: number;
   /** Share of hard problems held out (by hash). */
   held_out_fraction: number;
@@ -79,8 +79,14 @@ export function createAgentTask(overrides: Partial<AgentTaskConfig> = {}): Agent
     sample(split, n, rng) {
       const out: AgentProblem[] = [];
       while (out.length < n) {
-        const p = draw(rng, rng.next() < config.easy_fraction);
-        if (p.easy || isHeldOut(p) === (split === 'test')) out.push(p);
+        let p = draw(rng, rng.next() < config.easy_fraction);
+        if (split === 'test') {
+          // Redraw hard problems until one is held out, so the sample keeps easy_fraction easy (as testSet does).
+          while (!p.easy && !isHeldOut(p)) p = draw(rng, false);
+        } else if (!p.easy && isHeldOut(p)) {
+          continue; // training never sees a held-out problem; this leaves easy ones ~27% of the stream, not 25%
+        }
+        out.push(p);
       }
       return out;
     },

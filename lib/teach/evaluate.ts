@@ -9,7 +9,7 @@
 import { loadActorCritic, loadTinyLM } from '@/lib/models/checkpoint';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
-import { agentEnvironment, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
+import { agentEnvironment } from '@/lib/tasks/agent';
 import { evaluateAgent, resolveAgentConfig } from '@/lib/train/agent-trainer';
 import { resolve, type FieldValue } from '@/lib/train/config';
 import { dpoSchema } from '@/lib/train/dpo-config';
@@ -31,24 +31,6 @@ function problemsOf<P>(task: { testSet(n: number): P[]; sample(split: 'test', n:
   return set.kind === 'public' ? task.testSet(publicSize) : task.sample('test', set.samples, createRng(set.seed).fork('grade'));
 }
 
-/**
- * The agent's seeded set in its test set's mix. Its sample('test') keeps every easy problem but only the held-out
- * hard ones, so easy problems would fill ~3/4 of a plain sample, against easy_fraction (1/4) in the test set.
- */
-function agentHeldOut(task: AgentTask, set: Extract<EvalSet, { kind: 'seeded' }>): AgentProblem[] {
-  const rng = createRng(set.seed).fork('grade');
-  const wantEasy = Math.round(set.samples * task.config.easy_fraction);
-  const easy: AgentProblem[] = [];
-  const hard: AgentProblem[] = [];
-  while (easy.length < wantEasy || hard.length < set.samples - wantEasy) {
-    for (const p of task.sample('test', 64, rng)) {
-      if (p.easy && easy.length < wantEasy) easy.push(p);
-      else if (!p.easy && hard.length < set.samples - wantEasy) hard.push(p);
-    }
-  }
-  return [...hard, ...easy];
-}
-
 async function withModel<M extends { dispose(): void }>(model: M, body: (model: M) => Promise<Metrics>): Promise<Metrics> {
   try {
     return await inTensorScope(() => body(model));
@@ -62,7 +44,7 @@ async function evaluateLm(trainer: Exclude<TrainerName, 'ppo'>, model: TinyLM, c
     const c = resolveAgentConfig(config);
     const task = createAgentLabTask();
     const env = c.use_tools ? agentEnvironment(task, c.max_tool_calling_iterations) : undefined;
-    return evaluateAgent(model, task, set.kind === 'public' ? task.testSet(c.eval_samples) : agentHeldOut(task, set), env, c.max_completion_length);
+    return evaluateAgent(model, task, problemsOf(task, set, c.eval_samples), env, c.max_completion_length);
   }
   if (trainer === 'sft') {
     const c = resolve(sftSchema, config);

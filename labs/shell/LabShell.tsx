@@ -6,6 +6,7 @@ import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
 import { applyAssignment, presetUnderAssignment } from './assignment';
 import { AssignmentBanner } from './AssignmentBanner';
+import { BackendReport } from './BackendReport';
 import { MetricChart, type ChartSpec } from './MetricChart';
 import { RunsSummary, type SummaryColumn } from './RunsSummary';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
@@ -158,7 +159,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       runSettings.current = settings;
       runPreset.current = preset;
     }
-    lab.train(settings, backendChoice);
+    lab.train(settings, backendChoice, status.state === 'idle');
   };
   const reset = () => {
     archive();
@@ -251,6 +252,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
           ))}
         </ul>
       ) : null}
+      <BackendReport probe={status.probe} switched={status.switched} />
       {status.error ? <p className="lab-error" role="alert">{status.error}</p> : null}
       {notices.map((n) => (
         <p key={n} className="lab-notice">

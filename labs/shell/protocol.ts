@@ -3,6 +3,7 @@
  * per step (and the step's inspector data), never the whole history. Types only: the page loads no tfjs.
  */
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
+import type { BackendTiming } from '@/lib/tf/choice';
 import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
@@ -16,12 +17,16 @@ export type ToWorker =
   | { type: 'action'; runId: number; name: string }
   /** The current run's weights as a checkpoint file (for a submission), between steps. */
   | { type: 'weights'; runId: number }
+  /** Move the run to another backend before its next step (the measured choice: lib/tf/choice.ts). */
+  | { type: 'switch'; runId: number; backend: BackendName; reason: string }
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
 
 /** Run-scoped messages carry the runId of the 'train' that started the run, so late ones from a reset run are dropped. */
 export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'backend'; backend: BackendName; fallbacks: BackendFallback[] }
+  /** The run moved to another backend after `step` steps (or could not: `error`). */
+  | { type: 'switched'; runId: number; backend: BackendName; step: number; reason: string; error?: string }
   | { type: 'log'; runId: number; line: LogLine }
   /** What trainer N's inspect() returned after a training step. */
   | { type: 'samples'; runId: number; step: number; data: InspectOf<N> }
@@ -29,3 +34,12 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'action'; runId: number; name: string; result: ActionResult }
   | { type: 'weights'; runId: number; bytes: Uint8Array; tfjs: string }
   | { type: 'error'; runId: number; message: string };
+
+/** To the backend probe (labs/shell/probe.worker.ts): time this trainer's step with these settings. */
+export interface ToProbe {
+  trainer: TrainerName;
+  overrides: Record<string, FieldValue>;
+  software: boolean;
+}
+
+export type FromProbe = { type: 'timing'; timing: BackendTiming } | { type: 'done' };

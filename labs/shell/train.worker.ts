@@ -3,29 +3,30 @@
  * Trains a lab's model off the main thread, so the page never freezes. tfjs is imported here only (through
  * lib/train/start.ts): the page that starts this worker loads none of it.
  */
-import { version } from '@tensorflow/tfjs';
+import { getBackend, setBackend, version } from '@tensorflow/tfjs';
+import { selectBackend } from '@/lib/tf/backend';
+import { AUTO_START_ORDER, type BackendName } from '@/lib/tf/names';
 import { startTrainer, type StartedTrainer } from '@/lib/train/start';
 import type { TrainerName } from '@/lib/train/registry';
 import { TrainingRun } from '@/lib/train/run';
+import { readCheckpoint } from './checkpoints';
 import type { FromWorker, ToWorker } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Shipped checkpoints, fetched once per worker. */
-const checkpoints = new Map<string, Uint8Array>();
-async function readCheckpoint(path: string): Promise<Uint8Array> {
-  const cached = checkpoints.get(path);
-  if (cached) return cached;
-  const response = await fetch(`/${path}`);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  checkpoints.set(path, bytes);
-  return bytes;
+interface Session {
+  runId: number;
+  run: TrainingRun;
+  started: StartedTrainer<TrainerName>;
+  finished: Promise<unknown>;
+  /** Steps done so far. */
+  step: number;
+  /** A backend to move to before the next step. */
+  pendingSwitch: Extract<ToWorker, { type: 'switch' }> | null;
 }
-
-let session: { runId: number; run: TrainingRun; started: StartedTrainer<TrainerName>; finished: Promise<unknown> } | null = null;
+let session: Session | null = null;
 
 async function start(message: Extract<ToWorker, { type: 'train' }>) {
   if (session) {
@@ -35,7 +36,9 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   const { runId } = message;
   // A failure here (no backend, no checkpoint, a config the trainer refuses) has freed everything already, so the
   // reader can change a setting and press Train again.
-  const started = await startTrainer(message.trainer, { overrides: message.overrides, backend: { requested: message.backend }, readCheckpoint });
+  // 'auto' starts at once on wasm; the page times the GPU backends meanwhile and may move the run (switch, below).
+  const backend = message.backend === 'auto' ? { requested: 'auto' as const, order: AUTO_START_ORDER } : { requested: message.backend };
+  const started = await startTrainer(message.trainer, { overrides: message.overrides, backend, readCheckpoint });
   if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks });
   const { trainer } = started;
   const run = new TrainingRun(trainer, {
@@ -45,10 +48,43 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
     afterStep: async (step) => {
       const data = await trainer.inspect();
       if (data !== null) post({ type: 'samples', runId, step, data });
+      if (!session) return;
+      session.step = step;
+      if (session.pendingSwitch) await moveTo(session, session.pendingSwitch);
     },
     onState: (state, error) => post({ type: 'state', runId, state, error }),
   });
-  session = { runId, run, started, finished: run.run() };
+  session = { runId, run, started, finished: Promise.resolve(), step: 0, pendingSwitch: null };
+  session.finished = run.run();
+}
+
+/**
+ * Moves the run to another backend between two steps. tfjs keeps every tensor where it was made and moves it on
+ * first use by the new backend, so weights, optimizer moments and buffers follow lazily; nothing is re-created.
+ */
+async function moveTo(current: Session, request: Extract<ToWorker, { type: 'switch' }>) {
+  current.pendingSwitch = null;
+  const from = getBackend() as BackendName;
+  try {
+    await selectBackend({ requested: request.backend, order: [request.backend], allowSoftware: true });
+    post({ type: 'switched', runId: current.runId, backend: request.backend, step: current.step, reason: request.reason });
+  } catch (error) {
+    await setBackend(from);
+    post({ type: 'switched', runId: current.runId, backend: from, step: current.step, reason: request.reason, error: errorText(error) });
+  }
+}
+
+/** A switch waits for the end of the running step; a run that is not running moves at once. */
+async function switchBackend(message: Extract<ToWorker, { type: 'switch' }>) {
+  const current = session;
+  if (!current || current.runId !== message.runId) return; // the run it was measured for is gone
+  if (['done', 'stopped', 'failed'].includes(current.run.state)) return; // nothing left to speed up
+  if (current.run.state === 'running') {
+    current.pendingSwitch = message;
+    return;
+  }
+  await current.run.whenIdle();
+  await moveTo(current, message);
 }
 
 /**
@@ -94,9 +130,10 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       else if (message.type === 'pause') session?.run.pause();
       else if (message.type === 'action') await action(message);
       else if (message.type === 'weights') await weights(message);
+      else if (message.type === 'switch') await switchBackend(message);
       else if (message.type === 'reset') await reset();
     } catch (error) {
-      const runId = message.type === 'train' || message.type === 'action' || message.type === 'weights' ? message.runId : (session?.runId ?? -1);
+      const runId = message.type === 'train' || message.type === 'action' || message.type === 'weights' || message.type === 'switch' ? message.runId : (session?.runId ?? -1);
       post({ type: 'error', runId, message: errorText(error) });
     }
   });

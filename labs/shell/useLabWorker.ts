@@ -2,11 +2,12 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
+import { chooseBackend, parseProbeOptions, PROBE_STORAGE_KEY, type BackendChoice, type BackendTiming } from '@/lib/tf/choice';
 import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
-import type { FromWorker, ToWorker } from './protocol';
+import type { FromProbe, FromWorker, ToProbe, ToWorker } from './protocol';
 
 /** One step's inspector data, as trainer N's inspect() returned it. */
 export interface StepSample<N extends TrainerName> {
@@ -24,6 +25,16 @@ export interface LabWorkerState<N extends TrainerName> {
   error: string | null;
   /** The last result of each trainer action the reader asked for, by action name. */
   actions: Record<string, ActionResult>;
+  /** With 'auto': the lab's step timed on each backend while the run trains, and what was decided. */
+  probe: ProbeState | null;
+  /** The run moved to another backend (or tried to: error). */
+  switched: { backend: BackendName; step: number; reason: string; error?: string } | null;
+}
+
+export interface ProbeState {
+  timings: BackendTiming[];
+  /** Null while timing. */
+  decision: BackendChoice | null;
 }
 
 /** A run's weights (lib/models/weights-file.ts) and the tfjs version that trained them. */
@@ -34,7 +45,7 @@ export interface RunWeights {
 
 const KEEP_SAMPLES = 30;
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null, actions: {} };
+  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null, actions: {}, probe: null, switched: null };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -44,6 +55,46 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   const [status, setStatus] = useState<LabWorkerState<N>>(initial);
   /** The caller waiting for the run's weights (a submission), answered by the worker's 'weights' or 'error'. */
   const pendingWeights = useRef<{ resolve(w: RunWeights): void; reject(error: Error): void } | null>(null);
+  /** The backend the run is on, for the probe's decision. */
+  const backendNow = useRef<BackendName | null>(null);
+  const runState = useRef<RunState>('idle');
+  const probe = useRef<Worker | null>(null);
+  /** An 'auto' run's probe, started once its first step is done (so it never delays that step). */
+  const probeRequest = useRef<ToProbe | null>(null);
+
+  const stopProbe = () => {
+    probe.current?.terminate();
+    probe.current = null;
+    probeRequest.current = null;
+  };
+
+  const startProbe = (request: ToProbe, forRun: number, margin: number) => {
+    const p = new Worker(new URL('./probe.worker.ts', import.meta.url), { type: 'module' });
+    const timings: BackendTiming[] = [];
+    setStatus((s) => ({ ...s, probe: { timings: [], decision: null } }));
+    p.onmessage = (event: MessageEvent<FromProbe>) => {
+      if (forRun !== runId.current) return;
+      const message = event.data;
+      if (message.type === 'timing') {
+        timings.push(message.timing);
+        setStatus((s) => ({ ...s, probe: { timings: [...timings], decision: null } }));
+        return;
+      }
+      stopProbe();
+      const current = backendNow.current;
+      if (current === null) return;
+      const ended = runState.current === 'done' || runState.current === 'stopped' || runState.current === 'failed';
+      const decision = chooseBackend(current, timings, margin, ended);
+      setStatus((s) => ({ ...s, probe: { timings: [...timings], decision } }));
+      if (decision.switchTo) worker.current?.postMessage({ type: 'switch', runId: forRun, backend: decision.backend, reason: decision.reason } satisfies ToWorker);
+    };
+    p.onerror = (event) => {
+      stopProbe();
+      setStatus((s) => ({ ...s, probe: { timings: [...timings], decision: { backend: backendNow.current ?? 'wasm', switchTo: false, reason: `Kept the backend: the timing worker failed (${event.message || 'unknown error'}).` } } }));
+    };
+    p.postMessage(request);
+    probe.current = p;
+  };
 
   const dropPending = () => {
     pendingWeights.current?.reject(new Error('the run was reset'));
@@ -52,6 +103,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
 
   const spawn = useCallback(() => {
     worker.current?.terminate();
+    stopProbe();
     dropPending();
     const w = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
     // The worker runs `trainer`, so its samples are InspectOf<N>: the protocol's promise, checked by its types.
@@ -66,10 +118,19 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
         return;
       }
       if (message.type === 'weights') return; // nobody is waiting any more
+      if (message.type === 'backend' || message.type === 'switched') backendNow.current = message.backend;
+      if (message.type === 'state') runState.current = message.state;
+      if (message.type === 'log' && probeRequest.current) {
+        const request = probeRequest.current;
+        probeRequest.current = null;
+        startProbe(request, message.runId, parseProbeOptions(readStorage(PROBE_STORAGE_KEY)).margin);
+      }
       setStatus((s) => {
         switch (message.type) {
           case 'backend':
             return { ...s, backend: message.backend, fallbacks: message.fallbacks };
+          case 'switched':
+            return { ...s, backend: message.backend, switched: { backend: message.backend, step: message.step, reason: message.reason, error: message.error } };
           case 'log':
             return { ...s, history: [...s.history, message.line] };
           case 'samples':
@@ -89,14 +150,19 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
 
   useEffect(() => {
     spawn();
-    return () => worker.current?.terminate();
+    return () => {
+      worker.current?.terminate();
+      stopProbe();
+    };
   }, [spawn]);
 
   const send = (message: ToWorker) => worker.current?.postMessage(message);
 
   return {
     status,
-    train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto') {
+    /** Starts a run (or resumes a paused one: `fresh` false). */
+    train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto', fresh = true) {
+      if (fresh && backend === 'auto') probeRequest.current = { trainer, overrides, software: parseProbeOptions(readStorage(PROBE_STORAGE_KEY)).software };
       setStatus((s) => ({ ...s, state: 'running', error: null }));
       send({ type: 'train', runId: runId.current, trainer, overrides, backend });
     },
@@ -114,15 +180,27 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     /** Forget the run; keeps the worker (and its backend) for the next one. */
     reset() {
       runId.current += 1;
+      runState.current = 'idle';
+      stopProbe();
       dropPending();
       send({ type: 'reset' });
       setStatus((s) => ({ ...initial<N>(), backend: s.backend, fallbacks: s.fallbacks }));
+      // The next run picks its backend again ('auto': wasm at once, then the timing) and starts from the checkpoint.
     },
     /** A new worker: the backend is chosen again on the next Train. */
     restart() {
       runId.current += 1;
+      runState.current = 'idle';
       spawn();
       setStatus(initial<N>());
     },
   };
+}
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null; // storage blocked (private mode, sandboxed frame)
+  }
 }

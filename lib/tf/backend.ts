@@ -31,8 +31,8 @@ export interface SelectBackendOptions {
   wasmPaths?: string;
   /** Limit on each `setBackend` (and on the WebGPU adapter probe). Default 10 s. */
   timeoutMs?: number;
-  /** Use a software WebGPU adapter anyway. Default: only when WebGPU is the explicit `requested` backend. */
-  allowFallbackAdapter?: boolean;
+  /** Use a software WebGPU adapter or WebGL renderer anyway. Default: only for the explicit `requested` backend. */
+  allowSoftware?: boolean;
   /** Test seam: replaces `tf.setBackend`. */
   setBackend?: (name: BackendName) => Promise<boolean>;
   /** Test seam: replaces `navigator.gpu` (null = none). */
@@ -100,7 +100,7 @@ async function prepare(backend: BackendName, ctx: TryContext): Promise<string | 
   if (backend === 'webgl') {
     if (!hasCanvas()) return `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${ctx.runtime}`;
     const renderer = (ctx.options.webglRenderer ?? webglRenderer)();
-    if (!ctx.explicit && renderer != null && SOFTWARE_RENDERER.test(renderer)) {
+    if (!(ctx.options.allowSoftware ?? ctx.explicit) && renderer != null && SOFTWARE_RENDERER.test(renderer)) {
       return `WebGL renders in software here (${renderer.slice(0, 80)}), slower than wasm`;
     }
     return null;
@@ -125,7 +125,7 @@ async function prepareWebgpu(ctx: TryContext): Promise<string | null> {
   if (gpu == null) return 'navigator.gpu is not available';
   const adapter = await withTimeout(gpu.requestAdapter(), ctx.timeoutMs, 'navigator.gpu.requestAdapter()');
   if (adapter == null) return 'navigator.gpu.requestAdapter() returned no adapter';
-  const allowFallback = ctx.options.allowFallbackAdapter ?? ctx.explicit;
+  const allowFallback = ctx.options.allowSoftware ?? ctx.explicit;
   if (!allowFallback && (await isFallbackAdapter(adapter))) {
     return 'the WebGPU adapter is a software fallback (isFallbackAdapter), slower than wasm';
   }

@@ -22,7 +22,7 @@ export interface BackendResult {
 }
 
 async function check(name: BackendName): Promise<BackendResult> {
-  const selection = await selectBackend({ requested: name, order: [name], allowFallbackAdapter: true, timeoutMs: 60_000 });
+  const selection = await selectBackend({ requested: name, order: [name], allowSoftware: true, timeoutMs: 60_000 });
   if (selection.backend !== name) return { backend: name, skipped: selection.fallbacks.map((f) => f.reason).join('; ') };
   const task = createArithmeticTask({ digits: 1, scratchpad: true });
   const model = createTinyLM(configForTask(task, { d_model: 16, n_layers: 1, n_heads: 2 }), 0);

@@ -1,6 +1,6 @@
 // npm run bench:lab — time from pressing Train in the GRPO lab (default preset) to a held-out accuracy target,
 // in headless Chromium, for each tfjs backend. Needs a build (npm run build). A benchmark, not a test.
-// Usage: npm run bench:lab [-- --target 0.45 --backends wasm,webgl,webgpu,cpu --limit 120]
+// Usage: npm run bench:lab [-- --target 0.45 --backends auto,wasm,webgl,webgpu,cpu --limit 120] (auto: the lab's own choice, by measurement)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, findChromium } from './chromium.mjs';
 
-const { values } = parseArgs({ options: { target: { type: 'string', default: '0.45' }, backends: { type: 'string', default: 'wasm,webgl,webgpu,cpu' }, limit: { type: 'string', default: '120' } } });
+const { values } = parseArgs({ options: { target: { type: 'string', default: '0.45' }, backends: { type: 'string', default: 'auto,wasm,webgl,webgpu,cpu' }, limit: { type: 'string', default: '120' } } });
 const target = Number(values.target);
 const limitS = Number(values.limit);
 if (!fs.existsSync('out/index.html')) {

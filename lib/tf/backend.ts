@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { detectRuntime, hasCanvas, isFallbackAdapter, navigatorGpu, nodeWasmDir, type GpuLike, type Runtime } from './runtime';
+import { detectRuntime, nodeWasmDir, webglSkipReason, webgpuSkipReason, type GpuLike, type Runtime } from './runtime';
 import { withTimeout } from './timeout';
 import { BACKEND_ORDER, type BackendName } from './names';
 
@@ -97,14 +97,7 @@ interface TryContext {
 /** Loads what a backend needs. Returns a reason to skip it, or null when `setBackend` may be tried. */
 async function prepare(backend: BackendName, ctx: TryContext): Promise<string | null> {
   if (backend === 'cpu') return null; // registered by '@tensorflow/tfjs' itself
-  if (backend === 'webgl') {
-    if (!hasCanvas()) return `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${ctx.runtime}`;
-    const renderer = (ctx.options.webglRenderer ?? webglRenderer)();
-    if (!(ctx.options.allowSoftware ?? ctx.explicit) && renderer != null && SOFTWARE_RENDERER.test(renderer)) {
-      return `WebGL renders in software here (${renderer.slice(0, 80)}), slower than wasm`;
-    }
-    return null;
-  }
+  if (backend === 'webgl') return webglSkipReason(ctx.options.allowSoftware ?? ctx.explicit, ctx.options.webglRenderer);
   if (backend === 'wasm') return prepareWasm(ctx);
   return prepareWebgpu(ctx);
 }
@@ -121,36 +114,11 @@ async function prepareWasm(ctx: TryContext): Promise<string | null> {
 }
 
 async function prepareWebgpu(ctx: TryContext): Promise<string | null> {
-  const gpu = ctx.options.gpu === undefined ? navigatorGpu() : ctx.options.gpu;
-  if (gpu == null) return 'navigator.gpu is not available';
-  const adapter = await withTimeout(gpu.requestAdapter(), ctx.timeoutMs, 'navigator.gpu.requestAdapter()');
-  if (adapter == null) return 'navigator.gpu.requestAdapter() returned no adapter';
-  const allowFallback = ctx.options.allowSoftware ?? ctx.explicit;
-  if (!allowFallback && (await isFallbackAdapter(adapter))) {
-    return 'the WebGPU adapter is a software fallback (isFallbackAdapter), slower than wasm';
-  }
+  const skip = await webgpuSkipReason(ctx.options.allowSoftware ?? ctx.explicit, ctx.timeoutMs, ctx.options.gpu);
+  if (skip != null) return skip;
   await import('@tensorflow/tfjs-backend-webgpu'); // lazy: ~117 KB gz
   if (tf.findBackendFactory('webgpu') == null) return 'the tfjs webgpu backend did not register here';
   return null;
-}
-
-/** Renderers that run on the CPU: SwiftShader (Chrome without a GPU), llvmpipe/softpipe (Mesa), Microsoft's. */
-const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
-
-/** The unmasked WebGL renderer string, or null when it cannot be read (no context, extension hidden). */
-function webglRenderer(): string | null {
-  try {
-    const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(kind: string): unknown }; document?: { createElement(tag: 'canvas'): { getContext(kind: string): unknown } } };
-    const canvas = g.OffscreenCanvas ? new g.OffscreenCanvas(1, 1) : g.document?.createElement('canvas');
-    const gl = (canvas?.getContext('webgl2') ?? canvas?.getContext('webgl')) as WebGLRenderingContext | null | undefined;
-    if (!gl) return null;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const renderer = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
-    gl.getExtension('WEBGL_lose_context')?.loseContext(); // free the probe context at once
-    return typeof renderer === 'string' ? renderer : null;
-  } catch {
-    return null;
-  }
 }
 
 function message(e: unknown): string {

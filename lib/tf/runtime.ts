@@ -1,4 +1,9 @@
-/** Where this code runs; decides which backends can exist and where the wasm binaries are. */
+/**
+ * Where this code runs and what hardware it has: which backends can exist, whether a GPU is real or a software
+ * fallback, where the wasm binaries are. No tfjs here, so a page or a worker can look before it loads any.
+ */
+import { withTimeout } from './timeout';
+
 export type Runtime = 'node' | 'worker' | 'page';
 
 export function detectRuntime(): Runtime {
@@ -57,4 +62,41 @@ export function nodeWasmDir(): string {
     return entry.slice(0, Math.max(entry.lastIndexOf('/'), entry.lastIndexOf('\\')) + 1); // …/tfjs-backend-wasm/dist/
   }
   return `${cwd}/node_modules/@tensorflow/tfjs-backend-wasm/dist/`;
+}
+
+/** Renderers that run on the CPU: SwiftShader (Chrome without a GPU), llvmpipe/softpipe (Mesa), Microsoft's. */
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+
+/** The unmasked WebGL renderer string, or null when it cannot be read (no context, extension hidden). */
+function webglRenderer(): string | null {
+  try {
+    const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(kind: string): unknown }; document?: { createElement(tag: 'canvas'): { getContext(kind: string): unknown } } };
+    const canvas = g.OffscreenCanvas ? new g.OffscreenCanvas(1, 1) : g.document?.createElement('canvas');
+    const gl = (canvas?.getContext('webgl2') ?? canvas?.getContext('webgl')) as WebGLRenderingContext | null | undefined;
+    if (!gl) return null;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+    gl.getExtension('WEBGL_lose_context')?.loseContext(); // free the probe context at once
+    return typeof renderer === 'string' ? renderer : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why WebGL should not be used here, or null: no canvas, or (unless allowed) a renderer that runs on the CPU. */
+export function webglSkipReason(allowSoftware: boolean, renderer: () => string | null = webglRenderer): string | null {
+  if (!hasCanvas()) return `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${detectRuntime()}`;
+  const name = renderer();
+  if (!allowSoftware && name != null && SOFTWARE_RENDERER.test(name)) return `WebGL renders in software here (${name.slice(0, 80)}), slower than wasm`;
+  return null;
+}
+
+/** Why WebGPU should not be used here, or null: no navigator.gpu, no adapter, or (unless allowed) a software one. */
+export async function webgpuSkipReason(allowSoftware: boolean, timeoutMs: number, gpuOverride?: GpuLike | null): Promise<string | null> {
+  const gpu = gpuOverride === undefined ? navigatorGpu() : gpuOverride;
+  if (gpu == null) return 'navigator.gpu is not available';
+  const adapter = await withTimeout(gpu.requestAdapter(), timeoutMs, 'navigator.gpu.requestAdapter()');
+  if (adapter == null) return 'navigator.gpu.requestAdapter() returned no adapter';
+  if (!allowSoftware && (await isFallbackAdapter(adapter))) return 'the WebGPU adapter is a software fallback (isFallbackAdapter), slower than wasm';
+  return null;
 }

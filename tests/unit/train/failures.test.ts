@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTinyLM } from '@/lib/models/checkpoint';
 import { configForTask } from '@/lib/models/presets';
-import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
+import { createTinyLM, type DecodingSession, type TinyLM } from '@/lib/models/tiny-lm';
 import { createAgentTask } from '@/lib/tasks/agent';
 import { createArithmeticTask } from '@/lib/tasks/arithmetic';
 import { createAgentTrainer } from '@/lib/train/agent-trainer';
@@ -31,16 +31,32 @@ beforeAll(async () => {
  * Makes the model's forward pass throw on its `throwAt`-th call from now, or on its `throwAtGrad`-th call inside a
  * gradient tape (the update's forward pass, inside tf.variableGrads), counting calls meanwhile.
  */
-function sabotage(model: { forward: (...args: never[]) => unknown }) {
+function sabotage(model: Sabotageable) {
   const original = model.forward;
   const state = { calls: 0, gradCalls: 0, throwAt: Infinity, throwAtGrad: Infinity };
-  model.forward = ((...args: never[]) => {
+  const count = () => {
     state.calls += 1;
     if (tf.engine().state.gradientDepth > 0) state.gradCalls += 1;
     if (state.calls === state.throwAt || (tf.engine().state.gradientDepth > 0 && state.gradCalls === state.throwAtGrad)) throw new Error('forced failure inside the step');
+  };
+  model.forward = ((...args: never[]) => {
+    count();
     return original(...args);
   }) as typeof model.forward;
+  // Sampling runs through the key/value cache: each chunk it feeds counts as a forward call too.
+  const begin = model.beginDecoding;
+  if (begin) {
+    model.beginDecoding = () => {
+      const session = begin();
+      return { ...session, feed: (tokens: number[][]) => (count(), session.feed(tokens)) };
+    };
+  }
   return state;
+}
+
+interface Sabotageable {
+  forward: (...args: never[]) => unknown;
+  beginDecoding?: () => DecodingSession;
 }
 
 /**
@@ -49,7 +65,7 @@ function sabotage(model: { forward: (...args: never[]) => unknown }) {
  * updates): none may leave more tensors than there were, and the trainer must still train afterwards, back at exactly
  * the count it had.
  */
-async function expectNoLeakOnThrow(trainer: StepTrainer, model: { forward: (...args: never[]) => unknown }) {
+async function expectNoLeakOnThrow(trainer: StepTrainer, model: Sabotageable) {
   const calls = sabotage(model);
   await trainer.trainStep();
   [calls.calls, calls.gradCalls] = [0, 0];

@@ -127,8 +127,9 @@ describe('GRPO trainer', () => {
     expect(() => resolveGrpoConfig({ per_device_train_batch_size: 10, num_generations: 4 })).toThrow(/multiple of num_generations/);
     expect(() => resolveGrpoConfig({ loss_type: 'ppo' as never })).toThrow(ConfigError);
     expect(() => resolveGrpoConfig({ beta: -1 })).toThrow(/beta must be in \[0, 10\]/);
-    const model = smallModel();
-    expect(() => createGrpoTrainer(model, task, { max_completion_length: 32 })).toThrow(/does not fit/);
+    // A model whose context holds the prompt and 6 tokens: a completion of 8 does not fit.
+    const model = createTinyLM({ ...configForTask(task, { d_model: 16, n_layers: 1, n_heads: 2 }), context_length: task.promptLength + 6 }, 0);
+    expect(() => createGrpoTrainer(model, task, { max_completion_length: 8 })).toThrow(/does not fit/);
     model.dispose();
   });
 });

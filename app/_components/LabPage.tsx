@@ -14,7 +14,10 @@ export function LabPage({ lab }: { lab: LabEntry }) {
           The ideas behind it are in <a href={`/chapters/${chapter.slug}/`}>chapter {chapter.number}: {chapter.title}</a>.
         </p>
       ) : null}
-      <LabLoader slug={lab.slug} />
+      <section aria-labelledby="lab-title">
+        <h2 id="lab-title">Train it in your browser</h2>
+        <LabLoader slug={lab.slug} />
+      </section>
     </main>
   );
 }

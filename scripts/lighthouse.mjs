@@ -1,4 +1,5 @@
-// Lighthouse (mobile preset) on the built site: the home page, the longest chapter and every lab page.
+// Lighthouse (mobile preset) on the built site: the home page, the longest chapter (and the heaviest, if another)
+// and every lab page.
 // Usage: npm run build && npm run lighthouse [-- /path/ ...]
 // Targets: performance >= 0.9, every other category 1.0. Prints a table, writes bench-results/lighthouse.json,
 // (and each page's full report to bench-results/lighthouse/), exits 1 below a target. Uses Debian's Chromium (lighthouse 12.2.3 is the last release that runs on Node 20).
@@ -23,13 +24,15 @@ if (!chromePath) {
   process.exit(1);
 }
 
-/** The longest chapter is the one with the most HTML: the heaviest page a reader opens. */
-function longestChapter() {
-  const sizes = fs.readdirSync('out/chapters').map((slug) => [slug, fs.statSync(path.join('out/chapters', slug, 'index.html')).size]);
-  return `/chapters/${sizes.sort((a, b) => b[1] - a[1])[0][0]}/`;
+const largest = (sizes) => sizes.sort((a, b) => b[1] - a[1])[0][0];
+/** The longest chapter (the most source text), and the heaviest chapter page (the most HTML), if that is another. */
+function longestChapters() {
+  const source = fs.readdirSync('content/chapters').filter((f) => f.endsWith('.mdx')).map((f) => [f.replace(/^\d+-|\.mdx$/g, ''), fs.statSync(path.join('content/chapters', f)).size]);
+  const html = fs.readdirSync('out/chapters').map((slug) => [slug, fs.statSync(path.join('out/chapters', slug, 'index.html')).size]);
+  return [...new Set([largest(source), largest(html)])].map((slug) => `/chapters/${slug}/`);
 }
 const labPaths = fs.readdirSync('out/labs', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `/labs/${d.name}/`);
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', longestChapter(), ...labPaths];
+const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', ...longestChapters(), ...labPaths];
 
 const freePort = () =>
   new Promise((resolve, reject) => {

@@ -3,13 +3,14 @@
 import { use, useEffect, useId, useRef } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { islandElement } from './element';
-import type { EarlyEvent, IslandName, IslandProps } from './runtime';
+import type { IslandName, IslandProps } from './runtime';
 
 /**
  * Interactive parts of a chapter (widgets, quizzes, an embedded lab's button) as islands. The server renders each in
  * full, so its build-time content is in the HTML; the browser fetches and hydrates its code only when the reader
- * comes to it: a pointer over it, a touch, focus, a key, a click. Until then it is plain HTML, and what the reader
- * does to it meanwhile is replayed once it is live (replay.ts). A chapter page thus loads none of their code.
+ * comes to it: a pointer over it, a touch, focus, a key, a click. Until then it is plain HTML; what the reader types or
+ * picks meanwhile stays in it and the widget reads it when it mounts, and a button pressed meanwhile is pressed again
+ * once it is live (replay.ts). A chapter page thus loads none of their code.
  *
  * Each island is a React root of its own. The page's root sees only an opaque element (React hydrates
  * dangerouslySetInnerHTML without reading or touching the content); the server prints the island's HTML into it,
@@ -52,9 +53,7 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
   const html = renderedOnServer ? use(renderedOnServer(name, props as object, id)) : '';
   useEffect(() => {
     const element = root.current!;
-    // Each event with the value its field had then: React resets a controlled field to its own state when it
-    // re-renders after hydrating, before the replay could read the reader's value from the page.
-    const early: EarlyEvent[] = [];
+    const early: Event[] = [];
     let woken = false;
     const stop = () => {
       for (const type of WAKE_ON) element.removeEventListener(type, listener, { capture: true });
@@ -65,16 +64,18 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
       woken = true;
       void import('./runtime').then(async (runtime) => {
         const Code = await runtime.load(name);
-        const live = () => {
-          stop();
-          setTimeout(() => runtime.replay(element, early)); // once React has finished committing, not inside it
-        };
+        // Right after React's effects, outside them (a click dispatched inside them goes unheard). Listening stops only
+        // then, so that a click in between is kept too.
+        const live = () =>
+          queueMicrotask(() => {
+            stop();
+            runtime.replay(element, early);
+          });
         hydrateRoot(element, islandElement(Code, props as object, live), { identifierPrefix: id });
       });
     };
     const listener = (event: Event) => {
-      const field = event.target as HTMLInputElement;
-      early.push([event, field.value, field.checked]);
+      early.push(event);
       wake();
     };
     for (const type of WAKE_ON) element.addEventListener(type, listener, { capture: true, passive: true });

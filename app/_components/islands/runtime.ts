@@ -1,9 +1,9 @@
 /**
  * The part of the islands (Island.tsx) that waits until a reader first comes to one: where each island's code is,
- * and the replay of what the reader did before it was live.
+ * and the replay of the buttons the reader pressed before it was live.
  */
 import type { ComponentProps, ComponentType } from 'react';
-export { replay, type EarlyEvent } from './replay';
+export { replay } from './replay';
 
 const islands = {
   AdvantageCalculator: () => import('../widgets/AdvantageCalculatorClient').then((m) => m.AdvantageCalculatorClient),

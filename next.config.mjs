@@ -6,6 +6,7 @@ const nextConfig = {
   trailingSlash: true,
   images: { unoptimized: true },
   reactStrictMode: true,
+  productionBrowserSourceMaps: true,
 };
 
 export default nextConfig;

@@ -1,8 +1,6 @@
 import type { Metadata, Viewport } from 'next';
-import Link from 'next/link';
-import 'katex/dist/katex.min.css';
 import './globals.css';
-import { ThemeToggle } from './_components/ThemeToggle';
+import { ThemeToggle, themeScript } from './_components/ThemeToggle';
 
 export const metadata: Metadata = {
   title: { default: 'Agentic RL Lab', template: '%s · Agentic RL Lab' },
@@ -18,9 +16,6 @@ export const viewport: Viewport = {
   ],
 };
 
-// Runs before paint so a stored theme never flashes the other one.
-const themeScript = `try{var t=localStorage.getItem('agentic-rl-lab:theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`;
-
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
@@ -32,13 +27,13 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           Skip to content
         </a>
         <header className="site-header">
-          <Link href="/" className="brand">
+          <a href="/" className="brand">
             Agentic RL Lab
-          </Link>
+          </a>
           <nav aria-label="Site">
-            <Link href="/#chapters">Chapters</Link>
-            <Link href="/labs/">Labs</Link>
-            <Link href="/search/">Search</Link>
+            <a href="/#chapters">Chapters</a>
+            <a href="/labs/">Labs</a>
+            <a href="/search/">Search</a>
           </nav>
           <ThemeToggle />
         </header>

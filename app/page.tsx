@@ -1,5 +1,5 @@
-import Link from 'next/link';
-import { ContinueReading, ChapterMark } from './_components/progress/ProgressWidgets';
+import { ContinueReading } from './_components/progress/ContinueReading';
+import { ChapterMark } from './_components/progress/ProgressWidgets';
 import { getChapters } from '@/lib/content/chapters';
 
 export default function HomePage() {
@@ -26,13 +26,13 @@ export default function HomePage() {
                 .filter((c) => c.part === part)
                 .map((c) => (
                   <li key={c.slug} className="chapter-card">
-                    <Link href={`/chapters/${c.slug}/`}>
+                    <a href={`/chapters/${c.slug}/`}>
                       <span className="card-number">Chapter {c.number}</span>
                       <span className="card-title">
                         <ChapterMark slug={c.slug} />
                         {c.title}
                       </span>
-                    </Link>
+                    </a>
                     <p>{c.summary}</p>
                     <p className="card-meta">{c.minutes} min</p>
                   </li>

@@ -1,8 +1,6 @@
 'use client';
 
-import dynamic from 'next/dynamic';
-import { useState, type ComponentType } from 'react';
-import { labNamed } from '@/content/labs';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 
 const Loading = () => <p className="lab-loading">Loading the lab…</p>;
 
@@ -10,23 +8,35 @@ const Loading = () => <p className="lab-loading">Loading the lab…</p>;
  * Each lab's UI is labs/<slug>/Lab.tsx, a chunk of its own: nothing of it (charts, worker) loads until the lab is
  * opened. The template import lets the bundler split every labs/<slug>/Lab.tsx without a list to keep in step.
  */
-const components = new Map<string, ComponentType>();
-function labComponent(slug: string): ComponentType {
+const components = new Map<string, LazyExoticComponent<ComponentType>>();
+function labComponent(slug: string): LazyExoticComponent<ComponentType> {
   let component = components.get(slug);
   if (!component) {
-    component = dynamic(() => import(`@/labs/${slug}/Lab.tsx`), { ssr: false, loading: Loading });
+    component = lazy(() => import(`@/labs/${slug}/Lab.tsx`));
     components.set(slug, component);
   }
   return component;
 }
 
-/** On a lab's own page the lab loads at once; inside a chapter it waits for the reader to ask. */
-export function LabLoader({ lab, deferred = false, title }: { lab: string; deferred?: boolean; title?: string }) {
-  const [open, setOpen] = useState(!deferred);
-  const entry = labNamed(lab);
-  const Lab = entry ? labComponent(entry.slug) : null;
-  if (!Lab) return <p className="lab-error">No interactive lab is registered for “{lab}” in content/labs.ts.</p>;
-  if (open) return <Lab />;
+/**
+ * On a lab's own page the lab loads at once; inside a chapter it waits for the reader to ask. The lab itself is
+ * never rendered on the server (it needs workers, storage and the URL). `slug` is a lab of content/labs.ts: the
+ * server components that render this check it, so the registry's text stays out of the page's JavaScript.
+ */
+export function LabLoader({ slug, deferred = false, title }: { slug: string; deferred?: boolean; title?: string }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!deferred) setOpen(true);
+  }, [deferred]);
+  if (open) {
+    const Lab = labComponent(slug);
+    return (
+      <Suspense fallback={<Loading />}>
+        <Lab />
+      </Suspense>
+    );
+  }
+  if (!deferred) return <Loading />;
   return (
     <div className="lab-placeholder">
       <button type="button" className="lab-primary" onClick={() => setOpen(true)}>

@@ -1,12 +1,12 @@
 // Measure the JavaScript a chapter page pulls in a real browser, prefetches included, gzipped.
-// Usage: npm run build && npm run measure:js [-- /chapters/<slug>/ ...]   (budget: 150 KB gzipped)
+// Usage: npm run build && npm run measure:js [-- /chapters/<slug>/ ...]   (budget: 135 KB gzipped)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, findChromium } from './chromium.mjs';
 
-const BUDGET_KB = 150;
+const BUDGET_KB = 135;
 const PORT = 4180 + Math.floor(Math.random() * 100);
 if (!fs.existsSync('out/index.html')) {
   console.error('No build in out/: run "npm run build" first.');

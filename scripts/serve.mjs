@@ -1,4 +1,5 @@
-// Serve the static export in out/ the way any plain static host would: files only, 404.html for misses.
+// Serve the static export in out/ the way any plain static host would: files only (compressed when the build
+// left compressed copies), 404.html for misses.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -11,7 +12,8 @@ if (!fs.existsSync(path.join(root, 'index.html'))) {
 }
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
-const assets = sirv(root, { extensions: ['html'], dotfiles: false, etag: true });
+// gzip/brotli: the copies scripts/compress.mjs wrote after the build, sent to browsers that accept them.
+const assets = sirv(root, { extensions: ['html'], dotfiles: false, etag: true, gzip: true, brotli: true });
 const notFoundPage = fs.readFileSync(path.join(root, '404.html'));
 
 const notFound = (res) => {

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { ChapterMeta } from '@/lib/content/chapters';
 import { ChapterMark } from './progress/ProgressWidgets';
 
@@ -15,10 +14,10 @@ export function ChapterSidebar({ chapters, current }: { chapters: ChapterMeta[];
               .filter((c) => c.part === part)
               .map((c) => (
                 <li key={c.slug}>
-                  <Link href={`/chapters/${c.slug}/`} aria-current={c.slug === current ? 'page' : undefined}>
+                  <a href={`/chapters/${c.slug}/`} aria-current={c.slug === current ? 'page' : undefined}>
                     <ChapterMark slug={c.slug} />
                     {c.number}. {c.title}
-                  </Link>
+                  </a>
                 </li>
               ))}
           </ol>

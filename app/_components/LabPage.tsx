@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { LabEntry } from '@/content/labs';
 import { getChapterMeta } from '@/lib/content/chapters';
 import { LabLoader } from '@/labs/LabLoader';
@@ -12,10 +11,13 @@ export function LabPage({ lab }: { lab: LabEntry }) {
       <p className="lede">{lab.summary}</p>
       {chapter ? (
         <p>
-          The ideas behind it are in <Link href={`/chapters/${chapter.slug}/`}>chapter {chapter.number}: {chapter.title}</Link>.
+          The ideas behind it are in <a href={`/chapters/${chapter.slug}/`}>chapter {chapter.number}: {chapter.title}</a>.
         </p>
       ) : null}
-      <LabLoader lab={lab.slug} />
+      <section aria-labelledby="lab-title">
+        <h2 id="lab-title">Train it in your browser</h2>
+        <LabLoader slug={lab.slug} />
+      </section>
     </main>
   );
 }

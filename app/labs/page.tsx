@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { labs } from '@/content/labs';
 
 export const metadata: Metadata = { title: 'Labs', description: 'Labs that train tiny policy models in your browser.' };
@@ -17,9 +16,9 @@ export default function LabsIndex() {
         <ul className="lab-list">
           {labs.map((lab) => (
             <li key={lab.slug}>
-              <Link href={`/labs/${lab.slug}/`} prefetch={false}>
+              <a href={`/labs/${lab.slug}/`}>
                 {lab.title}
-              </Link>
+              </a>
               <p>{lab.summary}</p>
             </li>
           ))}

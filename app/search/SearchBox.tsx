@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { searchEntries, type SearchEntry } from '@/lib/content/search-rank';
 
@@ -28,10 +27,10 @@ export function SearchBox({ entries }: { entries: SearchEntry[] }) {
       <ul className="search-results">
         {results.map((r) => (
           <li key={`${r.slug}#${r.anchor ?? ''}`}>
-            <Link href={`/chapters/${r.slug}/${r.anchor ? `#${r.anchor}` : ''}`}>
+            <a href={`/chapters/${r.slug}/${r.anchor ? `#${r.anchor}` : ''}`}>
               {r.number}. {r.chapter}
               {r.heading ? ` › ${r.heading}` : ''}
-            </Link>
+            </a>
             <p>{r.text.slice(0, 180)}…</p>
           </li>
         ))}

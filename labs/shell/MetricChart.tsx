@@ -1,8 +1,43 @@
 'use client';
 
-import { useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
+import { formatValue as format } from './format';
+import type { PlotLine } from './MetricPlot';
+
+// recharts (~125 KB gzipped) is fetched once a run exists, not with the page: until then every chart is empty.
+// Memoised: a log line that leaves this chart's rows as they were (a train line, for an eval chart) redraws nothing.
+const loadPlot = () => import('./MetricPlot');
+const MetricPlot = memo(lazy(loadPlot));
+
+/** `value` itself while it equals the previous one (by `same`), so that memoised children skip their render. */
+function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !same(kept.current, value)) kept.current = value;
+  return kept.current;
+}
+const sameRow = (a: Record<string, number>, b: Record<string, number>) => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+};
+const sameRows = (a: Record<string, number>[], b: Record<string, number>[]) => a.length === b.length && a.every((row, i) => sameRow(row, b[i]));
+const sameLines = (a: PlotLine[], b: PlotLine[]) =>
+  a.length === b.length && a.every((l, i) => l.dataKey === b[i].dataKey && l.name === b[i].name && l.colour === b[i].colour && l.dash === b[i].dash);
+
+/**
+ * Redraws take turns, one chart per task. recharts redraws a chart synchronously (its internal store updates cannot
+ * be sliced): one chart fits in a frame's budget, but a lab's four charts in one task would block the page for longer.
+ */
+const redraws: (() => void)[] = [];
+function queueRedraw(redraw: () => void) {
+  redraws.push(redraw);
+  if (redraws.length === 1) setTimeout(drawNext);
+}
+function drawNext() {
+  redraws.shift()?.();
+  if (redraws.length > 0) setTimeout(drawNext);
+}
 
 export interface ChartRun {
   label: string;
@@ -20,8 +55,6 @@ export interface ChartSpec {
 
 export const RUN_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf'];
 const DASHES = [undefined, '5 3'];
-
-const format = (v: number) => (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
 /** More points than a 170-px chart can show only slow it down: beyond this, every k-th step is drawn. */
 export const MAX_CHART_POINTS = 600;
@@ -62,6 +95,21 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const tableRows = tableOpen ? data.slice(shownPage * TABLE_PAGE_ROWS, (shownPage + 1) * TABLE_PAGE_ROWS) : [];
   const lines = runs.flatMap((run, r) => spec.metrics.map((metric, m) => ({ dataKey: key(r, metric), name: runs.length > 1 ? `${metric} · ${run.label}` : metric, colour: RUN_COLOURS[r % RUN_COLOURS.length], dash: DASHES[m % DASHES.length] })));
   const empty = data.length === 0;
+  const plotRows = useStable(plotted.rows, sameRows);
+  const plotLines = useStable<PlotLine[]>(lines, sameLines);
+  // What the plot shows catches up with the data in its turn (queueRedraw); lines that arrive meanwhile join it.
+  const [shown, setShown] = useState({ rows: plotRows, lines: plotLines });
+  useEffect(() => {
+    if (shown.rows === plotRows && shown.lines === plotLines) return;
+    let current = true;
+    queueRedraw(() => current && flushSync(() => setShown({ rows: plotRows, lines: plotLines })));
+    return () => {
+      current = false;
+    };
+  }, [plotRows, plotLines, shown]);
+  useEffect(() => {
+    if (runs.length > 0) void loadPlot();
+  }, [runs.length]);
 
   return (
     <figure className="metric-chart" aria-label={spec.title}>
@@ -73,18 +121,9 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
         {empty ? (
           <p className="metric-chart-empty">No data yet</p>
         ) : (
-          <ResponsiveContainer width="100%" height={170}>
-            <LineChart data={plotted.rows} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
-              <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-              <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11, fill: 'var(--fg-muted)' }} allowDecimals={false} />
-              <YAxis domain={spec.domain ?? ['auto', 'auto']} tick={{ fontSize: 11, fill: 'var(--fg-muted)' }} tickFormatter={format} width={52} />
-              <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(s) => `step ${s}`} contentStyle={{ background: 'var(--bg)', border: '1px solid var(--border)', fontSize: 12 }} />
-              {lines.length > 1 ? <Legend wrapperStyle={{ fontSize: 11 }} /> : null}
-              {lines.map((l) => (
-                <Line key={l.dataKey} dataKey={l.dataKey} name={l.name} stroke={l.colour} strokeDasharray={l.dash} dot={spec.kind === 'eval'} isAnimationActive={false} connectNulls />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+          <Suspense fallback={<p className="metric-chart-empty">Loading the chart…</p>}>
+            <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} />
+          </Suspense>
         )}
       </div>
       <details className="metric-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>

@@ -7,6 +7,8 @@ import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { getChapterMeta, parseFrontmatter, type ChapterMeta } from './chapters';
+import { rehypeMathml } from './mathml';
+import { rehypeStaticBlocks } from './static-blocks';
 import type { Frontmatter } from './frontmatter';
 import {
   ChapterError,
@@ -82,8 +84,11 @@ export async function compileSource(file: string, source: string): Promise<Compi
           rehypeSlug,
           rehypeCollectHeadings(headings),
           rehypeFocusableTables,
-          [rehypeKatex, { output: 'htmlAndMathml' }],
+          // MathML only: native in every current browser and read by screen readers (see mathml.ts).
+          [rehypeKatex, { output: 'mathml' }],
+          rehypeMathml,
           [rehypeHighlight, { detect: false }],
+          rehypeStaticBlocks, // last: it freezes what the plugins above produced into HTML
         ];
         return options;
       },

@@ -2,27 +2,12 @@
  * What the site remembers about a reader, on their device only. Stored values are untrusted
  * (hand-edited, from an older version, truncated): anything that is not exactly this shape is discarded.
  *
- * Validated by hand rather than with zod: this file ships on every page, and even zod/mini adds
- * ~12 KB gzipped to a chapter page's budget for three small records.
+ * Validated by hand rather than with zod: even zod/mini would add ~12 KB gzipped to a page that has stored progress
+ * to read, for three small records.
  */
-export const PROGRESS_VERSION = 1;
+import { emptyProgress, PROGRESS_VERSION, type ChapterProgress, type ProgressData, type QuizAnswer } from './data';
 
-export interface ChapterProgress {
-  openedAt?: number;
-  completedAt?: number;
-}
-
-export interface QuizAnswer {
-  choice: number;
-  correct: boolean;
-  at: number;
-}
-
-export interface ProgressData {
-  chapters: Record<string, ChapterProgress>;
-  quizzes: Record<string, QuizAnswer>;
-  lastVisited?: { slug: string; at: number };
-}
+export { emptyProgress, PROGRESS_VERSION, type ChapterProgress, type ProgressData, type QuizAnswer };
 
 const SLUG = /^[a-z0-9-]+$/;
 const QUIZ_ID = /^ch\d{2}-[a-z0-9-]+$/;
@@ -69,8 +54,6 @@ export function parseProgressData(v: unknown): ProgressData | null {
   if (!isRecord(last) || !hasOnly(last, ['slug', 'at']) || typeof last.slug !== 'string' || !SLUG.test(last.slug) || !isTime(last.at)) return null;
   return { chapters, quizzes, lastVisited: { slug: last.slug, at: last.at } };
 }
-
-export const emptyProgress = (): ProgressData => ({ chapters: {}, quizzes: {} });
 
 /** Keep a stored value only if it is exactly our current shape and version; otherwise start afresh. */
 export function parseStoredProgress(value: unknown, version: number): ProgressData {

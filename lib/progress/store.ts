@@ -1,6 +1,4 @@
-import { createStore } from 'zustand/vanilla';
-import { persist, type StateStorage } from 'zustand/middleware';
-import { emptyProgress, parseStoredProgress, PROGRESS_VERSION, type ProgressData } from './schema';
+import { emptyProgress, PROGRESS_VERSION, type ProgressData } from './data';
 
 export const PROGRESS_STORAGE_KEY = 'agentic-rl-lab:progress';
 
@@ -13,34 +11,13 @@ export interface ProgressActions {
 
 export type ProgressState = ProgressData & ProgressActions;
 
-/**
- * Storage that never throws at the page: unreadable JSON is removed and reads as "nothing stored",
- * and a full or forbidden localStorage (private mode, quota) only loses the write.
- */
-export function safeStorage(backing: () => Storage | undefined): StateStorage {
-  return {
-    getItem(name) {
-      const raw = backing()?.getItem(name) ?? null;
-      if (raw === null) return null;
-      try {
-        JSON.parse(raw);
-        return raw;
-      } catch {
-        backing()?.removeItem(name);
-        return null;
-      }
-    },
-    setItem(name, value) {
-      try {
-        backing()?.setItem(name, value);
-      } catch {
-        /* quota exceeded or storage disabled: progress stays in memory for this visit */
-      }
-    },
-    removeItem(name) {
-      backing()?.removeItem(name);
-    },
-  };
+/** What the store offers: the shape React's useSyncExternalStore reads, and explicit hydration from storage. */
+export interface ProgressStore {
+  getState(): ProgressState;
+  /** The state before stored progress is read: what the server rendered. */
+  getInitialState(): ProgressState;
+  subscribe(listener: () => void): () => void;
+  persist: { rehydrate(): Promise<void>; hasHydrated(): boolean };
 }
 
 function browserStorage(): Storage | undefined {
@@ -51,52 +28,72 @@ function browserStorage(): Storage | undefined {
   }
 }
 
-/** A fresh store (tests make their own; the app makes one). Hydration is explicit: call persist.rehydrate(). */
-export function createProgressStore(storage: () => Storage | undefined = browserStorage) {
-  const safe = safeStorage(storage);
-  return createStore<ProgressState>()(
-    persist<ProgressState, [], [], ProgressData>(
-      (set) => ({
-        ...emptyProgress(),
-        markOpened(slug, now = Date.now()) {
-          set((s) => ({
-            chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], openedAt: s.chapters[slug]?.openedAt ?? now } },
-            lastVisited: { slug, at: now },
-          }));
-        },
-        setCompleted(slug, completed, now = Date.now()) {
-          set((s) => ({
-            chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], completedAt: completed ? now : undefined } },
-          }));
-        },
-        answerQuiz(id, choice, correct, now = Date.now()) {
-          set((s) => ({ quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
-        },
-        reset() {
-          set({ ...emptyProgress(), lastVisited: undefined });
-        },
-      }),
-      {
-        name: PROGRESS_STORAGE_KEY,
-        version: PROGRESS_VERSION,
-        storage: {
-          getItem: (name) => {
-            const raw = safe.getItem(name) as string | null;
-            const value: unknown = raw === null ? null : JSON.parse(raw);
-            return value !== null && typeof value === 'object' ? (value as never) : null;
-          },
-          setItem: (name, value) => safe.setItem(name, JSON.stringify(value)),
-          removeItem: (name) => safe.removeItem(name),
-        },
-        skipHydration: true,
-        partialize: (s) => ({ chapters: s.chapters, quizzes: s.quizzes, lastVisited: s.lastVisited }),
-        // Older or foreign shapes are dropped rather than migrated: progress is cheap to rebuild.
-        // (merge below re-validates whatever migrate returns, so the cast only satisfies zustand's signature)
-        migrate: (persisted, version) => parseStoredProgress(persisted, version) as ProgressState,
-        merge: (persisted, current) => ({ ...current, ...parseStoredProgress(persisted, PROGRESS_VERSION) }),
-      },
-    ),
-  );
-}
+/**
+ * A fresh store (tests make their own; the app makes one). Hydration is explicit: call persist.rehydrate().
+ * Written by hand rather than with a store library, since it ships on every page. Stored as
+ * {"state": {...}, "version": 1}, the format earlier versions of the site wrote, so readers keep their progress.
+ * Storage never breaks the page: unreadable JSON is removed and reads as "nothing stored", and a full or forbidden
+ * localStorage (private mode, quota) only loses the write.
+ */
+export function createProgressStore(storage: () => Storage | undefined = browserStorage): ProgressStore {
+  const listeners = new Set<() => void>();
+  let hydrated = false;
+  const publish = (next: ProgressState) => {
+    state = next;
+    listeners.forEach((listener) => listener());
+  };
+  const set = (change: (s: ProgressState) => Partial<ProgressData>) => {
+    publish({ ...state, ...change(state) });
+    const { chapters, quizzes, lastVisited } = state;
+    try {
+      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, lastVisited }, version: PROGRESS_VERSION }));
+    } catch {
+      /* quota exceeded or storage disabled: progress stays in memory for this visit */
+    }
+  };
 
-export type ProgressStore = ReturnType<typeof createProgressStore>;
+  const initial: ProgressState = {
+    ...emptyProgress(),
+    markOpened(slug, now = Date.now()) {
+      set((s) => ({
+        chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], openedAt: s.chapters[slug]?.openedAt ?? now } },
+        lastVisited: { slug, at: now },
+      }));
+    },
+    setCompleted(slug, completed, now = Date.now()) {
+      set((s) => ({ chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], completedAt: completed ? now : undefined } } }));
+    },
+    answerQuiz(id, choice, correct, now = Date.now()) {
+      set((s) => ({ quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
+    },
+    reset() {
+      set(() => ({ ...emptyProgress(), lastVisited: undefined }));
+    },
+  };
+  let state = initial;
+
+  return {
+    getState: () => state,
+    getInitialState: () => initial,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    persist: {
+      hasHydrated: () => hydrated,
+      async rehydrate() {
+        let stored: { state?: unknown; version?: unknown } | null = null;
+        try {
+          stored = JSON.parse(storage()?.getItem(PROGRESS_STORAGE_KEY) ?? 'null');
+        } catch {
+          storage()?.removeItem(PROGRESS_STORAGE_KEY);
+        }
+        // The checks load only when there is something to check (a first visit has nothing stored). Older or
+        // foreign shapes are dropped rather than migrated: progress is cheap to rebuild.
+        const found = stored === null ? emptyProgress() : (await import('./schema')).parseStoredProgress(stored?.state, stored?.version as number);
+        hydrated = true;
+        publish({ ...state, ...found });
+      },
+    },
+  };
+}

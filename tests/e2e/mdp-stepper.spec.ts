@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { expectTfjsInWorkersOnly, TFJS_MARKER, watch } from './watch';
+import { approach, expectTfjsInWorkersOnly, TFJS_MARKER, watch } from './watch';
 
 const PAGE = '/chapters/agentic-rl/';
 
@@ -24,6 +24,7 @@ async function mainThreadTfjs(page: Page): Promise<{ scripts: number; withTfjs: 
 
 async function openStepper(page: Page, query = '') {
   await page.goto(PAGE + query);
+  await approach(page.locator('.mdp-stepper'));
   const stepper = page.locator('.mdp-stepper[data-ready]');
   await stepper.scrollIntoViewIfNeeded();
   return stepper;

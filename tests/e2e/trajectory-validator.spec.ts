@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { BROKEN_EXAMPLES, pretty, TWO_CALL_TRAJECTORY } from '../../lib/agentdata/examples';
-import { watch } from './watch';
+import { approach, watch } from './watch';
 
 const URL = '/chapters/agent-data/';
 
@@ -39,6 +39,7 @@ test('the default trajectory shows its lab tokens and loss mask, from the static
   expect(seen.tfjs).toEqual([]);
   // The validator itself arrives only when the reader asks for it.
   expect(validatorChunks).toEqual([]);
+  await approach(widget);
   await page.locator('.trajectory-validator[data-ready]').getByRole('button', { name: 'Validate' }).click();
   await expect(widget.getByTestId('tv-status')).toHaveText('Valid: 1 trajectory, no errors.');
   await expect.poll(() => validatorChunks.length).toBeGreaterThan(0);
@@ -49,6 +50,7 @@ test('the default trajectory shows its lab tokens and loss mask, from the static
 test('each malformed case, pasted and validated, shows its error code', async ({ page }) => {
   const seen = watch(page);
   await page.goto(URL);
+  await approach(page.locator('.trajectory-validator'));
   const widget = page.locator('.trajectory-validator[data-ready]'); // hydrated: Validate responds
   const area = widget.getByRole('textbox', { name: /Trajectory/ });
   const validate = widget.getByRole('button', { name: 'Validate' });
@@ -73,6 +75,7 @@ test('each malformed case, pasted and validated, shows its error code', async ({
 
 test('a 2 MB paste gets a size error at once and the page stays responsive', async ({ page }) => {
   await page.goto(URL);
+  await approach(page.locator('.trajectory-validator'));
   const widget = page.locator('.trajectory-validator[data-ready]');
   const area = widget.getByRole('textbox', { name: /Trajectory/ });
   const big = `{"messages": "${'x'.repeat(2 * 1024 * 1024)}"}`;
@@ -97,6 +100,7 @@ test('a 2 MB paste gets a size error at once and the page stays responsive', asy
 
 test('HTML and script in a trajectory are shown as text, never run', async ({ page }) => {
   await page.goto(URL);
+  await approach(page.locator('.trajectory-validator'));
   const widget = page.locator('.trajectory-validator[data-ready]');
   const hostileName = '<img src=x onerror=window.__xss=1>';
   const t = JSON.parse(JSON.stringify(TWO_CALL_TRAJECTORY));
@@ -137,6 +141,7 @@ test('text typed before the widget hydrates stays, and is flagged as not yet che
 
 test('axe finds no serious or critical violations in the validator, with errors and with tokens', async ({ page }) => {
   await page.goto(URL);
+  await approach(page.locator('.trajectory-validator'));
   const widget = page.locator('.trajectory-validator[data-ready]');
   await expect(widget.getByTestId('lab-tokens')).toBeVisible();
   const check = async () => {

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 // A string literal of tfjs-core that survives minification (site.spec.ts checks it really occurs there).
 export const TFJS_MARKER = 'tfjsflags';
@@ -40,4 +40,13 @@ export async function expectTfjsInWorkersOnly(page: Page, seen: ReturnType<typeo
   const split = await tfjsByThread(page, seen);
   expect(split.main, `tfjs on the main thread of ${page.url()}`).toEqual([]);
   expect(split.workers).toEqual(seen.tfjs); // every tfjs script seen belongs to a worker
+}
+
+/**
+ * Come to a chapter widget as a reader does: its code loads and hydrates only then (app/_components/islands), so a
+ * test that needs it live (not just its server HTML) points at it first.
+ */
+export async function approach(widget: Locator) {
+  await widget.scrollIntoViewIfNeeded();
+  await widget.hover();
 }

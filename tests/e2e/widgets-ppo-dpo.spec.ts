@@ -105,7 +105,7 @@ test('the GAE calculator shows its build-time table without tfjs, then recompute
 });
 
 test('the GAE calculator keeps what the reader typed before its own chunk arrived', async ({ page }) => {
-  // The widget's client code is a chunk of its own (lazy.tsx); hold it back so the reader types first.
+  // The widget's client code is a chunk of its own (islands/Island.tsx); hold it back so the reader types first.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/_next/static/chunks/*.js', async (route) => {

@@ -124,4 +124,11 @@ describe('layers', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('pages link to pages with plain <a>, never next/link: a chapter body exists only in its server-rendered HTML', () => {
+    // app/_components/static-html keeps chapter prose out of the RSC payload, so a client-side navigation would
+    // have no prose to show. Full page loads of static files are what this site is made of.
+    expect(violations((e) => e.to === 'next' && /['"]next\/link['"]/.test(fs.readFileSync(e.from, 'utf8')))).toEqual([]);
+    expect(files.filter((f) => /\buseRouter\(|\brouter\.push\(/.test(fs.readFileSync(f, 'utf8')))).toEqual([]);
+  });
 });

@@ -1,6 +1,5 @@
-import Link from 'next/link';
 import { labNamed } from '@/content/labs';
-import { LabLoader } from '@/labs/LabLoader';
+import { Island } from '../islands/Island';
 
 /**
  * A lab inside a chapter: the prose around it renders first; the lab's code (charts, worker, tfjs)
@@ -13,11 +12,11 @@ export function LabEmbed({ lab }: { lab: string }) {
     <section className="lab-embed" aria-label={`Lab: ${entry.title}`}>
       <h3>Lab: {entry.title}</h3>
       <p>{entry.summary}</p>
-      <LabLoader lab={entry.slug} deferred title={entry.title} />
+      <Island name="LabLoader" props={{ slug: entry.slug, deferred: true, title: entry.title }} />
       <p>
-        <Link href={`/labs/${entry.slug}/`} prefetch={false}>
+        <a href={`/labs/${entry.slug}/`}>
           Open the lab on its own page
-        </Link>
+        </a>
       </p>
     </section>
   );

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { progressActions, useProgress } from '../progress/useProgress';
 
 interface Props {
@@ -16,6 +16,12 @@ export function QuizClient({ id, questionHtml, choicesHtml, answer, explanationH
   const { value: saved } = useProgress((s) => s.quizzes[id]);
   const [picked, setPicked] = useState<number | null>(null);
   const name = useId();
+  const form = useRef<HTMLFormElement>(null);
+  // A quiz's code loads when the reader comes to it (islands/Island.tsx): keep a choice ticked before it arrived.
+  useEffect(() => {
+    const ticked = form.current?.querySelector<HTMLInputElement>('input[type=radio]:checked');
+    if (ticked) setPicked(Number(ticked.value));
+  }, []);
   const selected = picked ?? saved?.choice ?? null;
   const checked = saved !== undefined && saved.choice === selected;
   // Correctness comes from the chapter's answer, never from the stored flag: a hand-edited store gains nothing.
@@ -29,6 +35,7 @@ export function QuizClient({ id, questionHtml, choicesHtml, answer, explanationH
 
   return (
     <form
+      ref={form}
       className="quiz"
       data-quiz-id={id}
       onSubmit={(event) => {

@@ -1,29 +1,27 @@
 'use client';
 
-import { useEffect, useState } from 'react';
-import { useStore } from 'zustand';
+import { useSyncExternalStore } from 'react';
 import { createProgressStore, type ProgressState } from '@/lib/progress/store';
 
-/** The page's one progress store. Hydrated from localStorage after mount, so server HTML never depends on it. */
+/** The page's one progress store. */
 const progressStore = createProgressStore();
-let hydration: Promise<void> | undefined;
+// Stored progress is read as soon as the page's code runs. That never makes hydration disagree with the server's
+// HTML: while hydrating, React renders the server snapshot (nothing stored), then re-renders with the stored one.
+if (typeof window !== 'undefined') void progressStore.persist.rehydrate();
 
-function hydrateOnce(): Promise<void> {
-  hydration ??= Promise.resolve(progressStore.persist.rehydrate());
-  return hydration;
-}
+const notYet = () => false;
 
-/** Select from the progress store; `ready` is false until stored progress has been read. */
+/**
+ * Select from the progress store; `ready` is false until stored progress has been read. `select` must return a
+ * value from the state (or a primitive), not a new object: React compares snapshots by identity.
+ */
 export function useProgress<T>(select: (state: ProgressState) => T): { value: T; ready: boolean } {
-  const value = useStore(progressStore, select);
-  const [ready, setReady] = useState(progressStore.persist.hasHydrated());
-  useEffect(() => {
-    let live = true;
-    void hydrateOnce().then(() => live && setReady(true));
-    return () => {
-      live = false;
-    };
-  }, []);
+  const value = useSyncExternalStore(
+    progressStore.subscribe,
+    () => select(progressStore.getState()),
+    () => select(progressStore.getInitialState()),
+  );
+  const ready = useSyncExternalStore(progressStore.subscribe, progressStore.persist.hasHydrated, notYet);
   return { value, ready };
 }
 

@@ -1,4 +1,4 @@
-import { AdvantageCalculatorLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { computeAdvantages, DEFAULT_REWARDS, parseRewards } from './advantages';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
@@ -11,5 +11,5 @@ export async function AdvantageCalculator({ rewards = DEFAULT_REWARDS }: { rewar
   const parsed = parseRewards(rewards);
   if (!parsed.ok) throw new Error(`<AdvantageCalculator rewards="${rewards}">: ${parsed.error}`);
   const table = await computeAdvantages(await serverNumericFace(), parsed.groups);
-  return <AdvantageCalculatorLazy initialText={rewards} initialTable={table} />;
+  return <Island name="AdvantageCalculator" props={{ initialText: rewards, initialTable: table }} />;
 }

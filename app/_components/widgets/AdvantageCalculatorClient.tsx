@@ -22,7 +22,7 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
   const [text, setText] = useState(initialText);
   const [edited, setEdited] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  // This component's code loads after the page (lazy.tsx): keep what a quick reader typed before it arrived.
+  // This component's code loads after the page (islands/Island.tsx): keep what a quick reader typed before it arrived.
   useEffect(() => {
     const typed = enteredBeforeHydration(input.current?.parentElement ?? null).get('rewards');
     if (typeof typed === 'string' && typed !== initialText) {

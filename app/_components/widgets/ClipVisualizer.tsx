@@ -1,4 +1,4 @@
-import { ClipVisualizerLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { clipSnapshot, type ClipParams } from './clip';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
@@ -15,5 +15,5 @@ export async function ClipVisualizer({ epsilon = 0.2, epsilonHigh = epsilon }: P
     if (!(v >= RANGE[0] && v <= RANGE[1])) throw new Error(`<ClipVisualizer ${name}={${v}}>: must be in [${RANGE.join(', ')}]`);
   }
   const initial = await clipSnapshot(await serverNumericFace(), { epsilon, epsilonHigh }, DEFAULT_RATIO);
-  return <ClipVisualizerLazy initial={initial} range={RANGE} />;
+  return <Island name="ClipVisualizer" props={{ initial, range: RANGE }} />;
 }

@@ -1,10 +1,11 @@
 'use client';
 
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ClipPanel } from './ClipPanel';
 import { clipSnapshot, R_MAX, type ClipParams, type ClipSnapshot } from './clip';
 import { useNumeric, type Job } from './useNumeric';
 import { signed } from './advantages';
+import { enteredBeforeHydration } from './hydration';
 
 interface Props {
   initial: ClipSnapshot;
@@ -18,6 +19,15 @@ export function ClipVisualizerClient({ initial, range }: Props) {
   const id = useId();
   const [inputs, setInputs] = useState<Inputs>({ ...initial.params, ratio: initial.ratio });
   const [edited, setEdited] = useState(false);
+  const root = useRef<HTMLElement>(null);
+  // This component's code loads when the reader comes to it (islands/Island.tsx): keep a slider moved before it arrived.
+  useEffect(() => {
+    const moved = [...enteredBeforeHydration(root.current)].filter(([key, value]) => Number(value) !== inputs[key as keyof Inputs]);
+    if (moved.length === 0) return;
+    setEdited(true);
+    setInputs((s) => ({ ...s, ...Object.fromEntries(moved.map(([key, value]) => [key, Number(value)])) }));
+    // Once, on mount: `inputs` is still what the server rendered.
+  }, []);
 
   const { epsilon, epsilonHigh, ratio } = inputs;
   const job = useMemo(
@@ -39,12 +49,12 @@ export function ClipVisualizerClient({ initial, range }: Props) {
           {inputs[key].toFixed(2)}
         </output>
       </label>
-      <input id={`${id}-${key}`} type="range" min={min} max={max} step={0.01} value={inputs[key]} onChange={set(key)} />
+      <input id={`${id}-${key}`} data-field={key} type="range" min={min} max={max} step={0.01} value={inputs[key]} onChange={set(key)} />
     </div>
   );
 
   return (
-    <section className="widget clip-visualizer" aria-labelledby={`${id}-title`}>
+    <section ref={root} className="widget clip-visualizer" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`} className="widget-title">
         <span className="widget-label">Try it</span> The clipped objective per token
       </h3>

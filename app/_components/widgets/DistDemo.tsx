@@ -1,4 +1,4 @@
-import { DistDemoLazy } from './lazy';
+import { Island } from '../islands/Island';
 import './widgets.css';
 import './widgets-dist.css';
 
@@ -7,5 +7,5 @@ import './widgets-dist.css';
  * tiny LM in a Web Worker when the reader asks. Nothing is precomputed: the point is to watch it happen.
  */
 export function DistDemo() {
-  return <DistDemoLazy />;
+  return <Island name="DistDemo" props={{}} />;
 }

@@ -1,5 +1,5 @@
 import { BETA_RANGE, dpoSnapshot, LOSS_TYPES, LS_MAX, Z_MAX, type LossType } from './dpo-loss';
-import { DpoLossExplorerLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
 import './widgets-ppo-dpo.css';
@@ -27,5 +27,5 @@ export async function DpoLossExplorer({ beta = 0.1, labelSmoothing = 0, z = 2, s
   ];
   for (const [message, ok] of checks) if (!ok) throw new Error(`<DpoLossExplorer>: ${message}`);
   const initial = await dpoSnapshot(await serverNumericFace(), { beta, labelSmoothing }, z);
-  return <DpoLossExplorerLazy initial={initial} initialShow={show} />;
+  return <Island name="DpoLossExplorer" props={{ initial, initialShow: show }} />;
 }

@@ -1,5 +1,5 @@
 import { computeGae, DEFAULT_GAE, parseGae, type GaeInputs } from './gae';
-import { GaeCalculatorLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { serverNumericFace } from './server-rl';
 import './widgets.css';
 import './widgets-ppo-dpo.css';
@@ -15,5 +15,5 @@ export async function GaeCalculator(props: Props) {
   const parsed = parseGae(inputs);
   if (!parsed.ok) throw new Error(`<GaeCalculator>: ${Object.values(parsed.errors).join(' ')}`);
   const table = await computeGae(await serverNumericFace(), parsed.args);
-  return <GaeCalculatorLazy initialInputs={inputs} initialTable={table} />;
+  return <Island name="GaeCalculator" props={{ initialInputs: inputs, initialTable: table }} />;
 }

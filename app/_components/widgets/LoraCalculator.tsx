@@ -1,5 +1,5 @@
 import { initialInputs, type LoraCalculatorProps } from './lora-calculator';
-import { LoraCalculatorLazy } from './lazy';
+import { Island } from '../islands/Island';
 import './widgets.css';
 import './widgets-ppo-dpo.css';
 import './widgets-lora.css';
@@ -15,5 +15,5 @@ export function LoraCalculator(props: LoraCalculatorProps) {
   } catch (e) {
     throw new Error(`<LoraCalculator>: ${(e as Error).message}`);
   }
-  return <LoraCalculatorLazy initialInputs={inputs} />;
+  return <Island name="LoraCalculator" props={{ initialInputs: inputs }} />;
 }

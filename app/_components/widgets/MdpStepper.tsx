@@ -1,5 +1,5 @@
 import { createAgentLabTask } from '@/lib/train/lab-setup';
-import { MdpStepperLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { createMdpEngine, problemChoices } from './mdp-episode';
 import { labRules } from './mdp-rules';
 import './widgets.css';
@@ -14,5 +14,5 @@ export function MdpStepper() {
   const rules = labRules();
   const engine = createMdpEngine(rules);
   const initialView = engine.view(engine.start(problems[0].value, 0).episode);
-  return <MdpStepperLazy problems={problems} rules={rules} initialView={initialView} />;
+  return <Island name="MdpStepper" props={{ problems, rules, initialView }} />;
 }

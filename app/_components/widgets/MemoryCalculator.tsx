@@ -1,5 +1,5 @@
 import { DEFAULT_LAYOUT, layoutProblems, type Layout } from '@/lib/dist';
-import { MemoryCalculatorLazy } from './lazy';
+import { Island } from '../islands/Island';
 import './widgets.css';
 import './widgets-dist.css';
 
@@ -12,5 +12,5 @@ export function MemoryCalculator(props: Partial<Layout>) {
   const initial: Layout = { ...DEFAULT_LAYOUT, ...props };
   const problems = layoutProblems(initial);
   if (problems.length > 0) throw new Error(`<MemoryCalculator>: ${problems.join(' ')}`);
-  return <MemoryCalculatorLazy initial={initial} />;
+  return <Island name="MemoryCalculator" props={{ initial }} />;
 }

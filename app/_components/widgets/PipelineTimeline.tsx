@@ -1,4 +1,4 @@
-import { PipelineTimelineLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { settingsProblem, type PipelineSettings } from './pipeline-options';
 import './widgets.css';
 import './widgets-dist.css';
@@ -11,5 +11,5 @@ export function PipelineTimeline({ schedule = '1f1b', stages = 4, microbatches =
   const initial = { schedule, stages, microbatches, chunks };
   const problem = settingsProblem(initial);
   if (problem) throw new Error(`<PipelineTimeline>: ${problem}`);
-  return <PipelineTimelineLazy initial={initial} />;
+  return <Island name="PipelineTimeline" props={{ initial }} />;
 }

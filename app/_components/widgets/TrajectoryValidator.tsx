@@ -1,5 +1,5 @@
 import { pretty, TWO_CALL_TRAJECTORY } from '@/lib/agentdata/examples';
-import { TrajectoryValidatorLazy } from './lazy';
+import { Island } from '../islands/Island';
 import { exampleChoices, runValidator } from './trajectory';
 import './widgets.css';
 import './widgets-agentdata.css';
@@ -13,5 +13,5 @@ export function TrajectoryValidator() {
   const text = pretty(TWO_CALL_TRAJECTORY);
   const view = runValidator(text);
   if (!view.ok || !view.episode?.ok) throw new Error('<TrajectoryValidator>: the default trajectory must validate and convert');
-  return <TrajectoryValidatorLazy initialText={text} initialView={view} examples={exampleChoices()} />;
+  return <Island name="TrajectoryValidator" props={{ initialText: text, initialView: view, examples: exampleChoices() }} />;
 }

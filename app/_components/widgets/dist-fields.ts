@@ -1,5 +1,5 @@
 /**
- * What the reader set in a widget's server-rendered controls before its chunk arrived (lazy.tsx): React keeps
+ * What the reader set in a widget's server-rendered controls before its chunk arrived (islands/Island.tsx): React keeps
  * such DOM values when it hydrates but fires no change event. Reads every `[data-field]` control once, on
  * mount: a select's or text input's value, a checkbox's checked state, and the checked radio of a group.
  */

@@ -1,6 +1,6 @@
 /**
  * What the reader entered into a widget before React hydrated it. Every widget's code is a chunk of its
- * own (lazy.tsx), so a quick reader can type into the server-rendered
+ * own (islands/Island.tsx), so a quick reader can type into the server-rendered
  * inputs first. React keeps such DOM values when it hydrates but fires no change event, so the widget
  * reads them back once, on mount: `input[data-field]` → its value, or for a checkbox whether it is ticked.
  */

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getMDXComponent } from 'mdx-bundler/client';
 import { ChapterSidebar } from '@/app/_components/ChapterSidebar';
 import { mdxComponents } from '@/app/_components/mdx/registry';
+import { StaticBlock } from '@/app/_components/static-html/StaticBlock';
 import { CompleteToggle, MarkOpened } from '@/app/_components/progress/ProgressWidgets';
 import { getChapterMeta, getChapters, neighbours } from '@/lib/content/chapters';
 import { compileChapter } from '@/lib/content/compile';
+import { STATIC_BLOCK } from '@/lib/content/static-blocks';
 
 type Params = { slug: string };
 
@@ -59,23 +60,23 @@ export default async function ChapterPage({ params }: { params: Promise<Params> 
           ) : null}
         </section>
         <div className="prose">
-          <Body components={mdxComponents} />
+          <Body components={{ ...mdxComponents, [STATIC_BLOCK]: StaticBlock }} />
         </div>
         <CompleteToggle slug={slug} />
         <nav className="prev-next" aria-label="Previous and next chapter">
           {prev ? (
-            <Link href={`/chapters/${prev.slug}/`} rel="prev">
+            <a href={`/chapters/${prev.slug}/`} rel="prev">
               <span>← Previous</span>
               {prev.number}. {prev.title}
-            </Link>
+            </a>
           ) : (
             <span />
           )}
           {next ? (
-            <Link href={`/chapters/${next.slug}/`} rel="next">
+            <a href={`/chapters/${next.slug}/`} rel="next">
               <span>Next →</span>
               {next.number}. {next.title}
-            </Link>
+            </a>
           ) : null}
         </nav>
       </article>

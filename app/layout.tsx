@@ -44,9 +44,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             this device.
           </p>
           <nav aria-label="Course reference" className="footer-links">
-            <Link href="/notation/">Notation</Link>
-            <Link href="/glossary/">Glossary</Link>
-            <Link href="/references/">References</Link>
+            <a href="/notation/">Notation</a>
+            <a href="/glossary/">Glossary</a>
+            <a href="/references/">References</a>
           </nav>
         </footer>
       </body>

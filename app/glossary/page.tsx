@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { glossary, glossaryId } from '@/content/glossary';
 import { getChapterMeta } from '@/lib/content/chapters';
 
@@ -14,7 +13,7 @@ export default function GlossaryPage() {
     <main className="page">
       <h1>Glossary</h1>
       <p className="lede">
-        Each term in one line, with the section that teaches it. Symbols are on the <Link href="/notation/">notation</Link>{' '}
+        Each term in one line, with the section that teaches it. Symbols are on the <a href="/notation/">notation</a>{' '}
         page.
       </p>
       <dl className="glossary">
@@ -25,9 +24,9 @@ export default function GlossaryPage() {
               <dt>{entry.term}</dt>
               <dd>
                 {entry.definition}{' '}
-                <Link href={`/chapters/${entry.chapter}/#${entry.anchor}`} prefetch={false}>
+                <a href={`/chapters/${entry.chapter}/#${entry.anchor}`}>
                   Chapter {meta?.number}: {meta?.title}
-                </Link>
+                </a>
               </dd>
             </div>
           );

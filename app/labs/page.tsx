@@ -27,8 +27,8 @@ export default function LabsIndex() {
         <p>No lab is open yet.</p>
       )}
       <p>
-        Teaching with these labs? <Link href="/teach/">Make an assignment</Link> with locked settings and a goal, share
-        it as a link, and <Link href="/teach/grade/">grade the submissions</Link> by re-evaluating every checkpoint.
+        Teaching with these labs? <a href="/teach/">Make an assignment</a> with locked settings and a goal, share
+        it as a link, and <a href="/teach/grade/">grade the submissions</a> by re-evaluating every checkpoint.
       </p>
     </main>
   );

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { TexMath, TexText } from '@/app/_components/Tex';
 import { notation, type NotationEntry } from '@/content/notation';
 import { getChapterMeta } from '@/lib/content/chapters';
@@ -12,9 +11,9 @@ export const metadata: Metadata = {
 function chapterLink(slug: string) {
   const meta = getChapterMeta(slug);
   return meta ? (
-    <Link href={`/chapters/${slug}/`} prefetch={false}>
+    <a href={`/chapters/${slug}/`}>
       {meta.number}. {meta.title}
-    </Link>
+    </a>
   ) : (
     slug
   );
@@ -77,7 +76,7 @@ export default function NotationPage() {
       </p>
       <NotationTable entries={local} caption="Letters with a chapter-local meaning" scoped />
       <p>
-        See also the <Link href="/glossary/">glossary</Link> of terms and the <Link href="/references/">references</Link>.
+        See also the <a href="/glossary/">glossary</a> of terms and the <a href="/references/">references</a>.
       </p>
     </main>
   );

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { referenceUrl, references } from '@/content/references';
 import { getChapters } from '@/lib/content/chapters';
 import { compileChapter } from '@/lib/content/compile';
@@ -46,9 +45,9 @@ export default async function ReferencesPage() {
                 {(citedBy.get(r.id) ?? []).map((c, i) => (
                   <span key={c.slug}>
                     {i > 0 ? ', ' : null}
-                    <Link href={`/chapters/${c.slug}/#references-title`} prefetch={false}>
+                    <a href={`/chapters/${c.slug}/#references-title`}>
                       chapter {c.number}
-                    </Link>
+                    </a>
                   </span>
                 ))}
                 .

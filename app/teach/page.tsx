@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { AssignmentBuilder } from '@/app/_components/teach/AssignmentBuilder';
 
 export const metadata: Metadata = { title: 'Make an assignment', description: 'Assign a lab with locked settings and a goal, and share it as a link.' };
@@ -11,7 +10,7 @@ export default function TeachPage() {
       <p className="lede">
         Choose a lab and a preset, lock the settings students must keep, and set a goal that is measured on your own
         held-out problems. You get a link for your students and an assignment file to keep. Students train in their
-        browser and hand in a submission file; the <Link href="/teach/grade/">grader</Link> re-evaluates every
+        browser and hand in a submission file; the <a href="/teach/grade/">grader</a> re-evaluates every
         checkpoint, so editing a number in the file gains nothing.
       </p>
       <p>

@@ -43,8 +43,8 @@ export default async function ChapterPage({ params }: { params: Promise<Params> 
           {meta.readingMinutes} min read · about {meta.minutes} min with exercises
         </p>
         <p className="chapter-aids">
-          Symbols follow the course <Link href="/notation/">notation</Link>; terms are defined in the{' '}
-          <Link href="/glossary/">glossary</Link>, and every work cited is in the <Link href="/references/">references</Link>.
+          Symbols follow the course <a href="/notation/">notation</a>; terms are defined in the{' '}
+          <a href="/glossary/">glossary</a>, and every work cited is in the <a href="/references/">references</a>.
         </p>
         <section className="objectives" aria-labelledby="objectives-title">
           <h2 id="objectives-title">What you will learn</h2>

@@ -1,7 +1,7 @@
 /**
  * WebGPU and WebGL compute what wasm computes. In Chromium with no GPU both run in software (SwiftShader, WebGPU behind
  * --enable-unsafe-webgpu): slow, but the same shaders a GPU runs. A forward pass, the SFT loss's gradient and two SFT
- * steps (backward, clipping, Adam) of the course's model must agree with wasm within float32 tolerance. Weights after
+ * steps (backward, clipping, Adam) of the course's model, and the key/value-cache decoding that sampling runs, must agree with wasm within float32 tolerance. Weights after
  * Adam are not compared: its first step moves each weight by about lr·sign(g), so a gradient that is 1e-9 on one
  * backend and -1e-9 on another flips a whole step. The losses after the first step are compared: they caught WebGL's Adam
  * running with a different ε (lib/train/optim.ts, ADAM_EPSILON).
@@ -29,7 +29,7 @@ test.beforeAll(async () => {
 const maxDiff = (a: number[], b: number[]) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 const maxAbs = (a: number[]) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
 
-test('WebGPU and WebGL agree with wasm on a forward pass, a gradient and two training steps', async ({ page }) => {
+test('WebGPU and WebGL agree with wasm on a forward pass, cached decoding, a gradient and two training steps', async ({ page }) => {
   test.setTimeout(240_000);
   await page.route('**/__backend-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
   await page.goto('/labs/');
@@ -42,10 +42,11 @@ test('WebGPU and WebGL agree with wasm on a forward pass, a gradient and two tra
     const other = await run(name);
     expect(other.skipped, `${name} could not start: ${other.skipped}`).toBeUndefined();
     expect(maxDiff(other.logits!, wasm.logits!), `${name} logits`).toBeLessThan(1e-4);
+    expect(maxDiff(other.decoding!, wasm.decoding!), `${name} decoding logits`).toBeLessThan(1e-4);
     expect(maxDiff(other.losses!, wasm.losses!), `${name} losses`).toBeLessThan(1e-4);
     // Gradients are compared relative to the largest one: float32 sums in a different order differ near 1e-7 of it.
     const gradientError = maxDiff(other.gradients!, wasm.gradients!) / maxAbs(wasm.gradients!);
     expect(gradientError, `${name} gradients`).toBeLessThan(1e-4);
-    console.log(`${name}: max |Δ| logits ${maxDiff(other.logits!, wasm.logits!).toExponential(1)}, losses ${maxDiff(other.losses!, wasm.losses!).toExponential(1)}, gradients ${gradientError.toExponential(1)} of the largest`);
+    console.log(`${name}: max |Δ| logits ${maxDiff(other.logits!, wasm.logits!).toExponential(1)}, decoding ${maxDiff(other.decoding!, wasm.decoding!).toExponential(1)}, losses ${maxDiff(other.losses!, wasm.losses!).toExponential(1)}, gradients ${gradientError.toExponential(1)} of the largest`);
   }
 });

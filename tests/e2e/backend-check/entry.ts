@@ -16,6 +16,8 @@ export interface BackendResult {
   backend: string;
   skipped?: string;
   logits?: number[];
+  /** Next-token logits from the key/value cache: a ragged first chunk, one-token steps, a select, a multi-token chunk. */
+  decoding?: number[];
   losses?: number[];
   /** The SFT loss's gradient for every weight, in the model's order. */
   gradients?: number[];
@@ -31,6 +33,7 @@ async function check(name: BackendName): Promise<BackendResult> {
   const logits = tf.tidy(() => model.forward(batch.input).logits);
   const result: BackendResult = { backend: name, logits: Array.from(await logits.data()) };
   logits.dispose();
+  result.decoding = await decode(model);
   const { grads, value } = tf.variableGrads(() => sftLoss(completionLogits(model, batch, false), batch.targets, batch.mask).loss);
   result.gradients = [];
   for (const v of model.trainableVariables()) result.gradients.push(...(await grads[v.name].data()));
@@ -43,6 +46,22 @@ async function check(name: BackendName): Promise<BackendResult> {
   trainer.dispose();
   model.dispose();
   return result;
+}
+
+/** Every path of TinyLM.beginDecoding's cache writes, as the samplers use them. */
+async function decode(model: ReturnType<typeof createTinyLM>): Promise<number[]> {
+  const session = model.beginDecoding();
+  const out: number[] = [];
+  const take = async (t: tf.Tensor) => {
+    out.push(...(await t.data()));
+    t.dispose();
+  };
+  await take(session.feed([[1, 2, 3], [4, 5], [6, 7, 8]])); // from slot 0, padded
+  await take(session.feed([[9], [10], [11]])); // one token per row
+  session.select([2, 0]);
+  await take(session.feed([[3, 4, 5], [6]])); // several tokens at once, ragged
+  session.dispose();
+  return out;
 }
 
 (globalThis as { checkBackend?: typeof check }).checkBackend = check;

@@ -7,49 +7,33 @@
  * stderr and exit code 2.
  */
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { labNamed, labs } from '@/content/labs';
 import { assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
+import { integerFlag, parseFlags, UsageError } from './cli';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
 const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;
 
-class UsageError extends Error {}
-
-function integer(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
-  return n;
-}
-
 async function main(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        preset: { type: 'string', default: 'default' },
-        lock: { type: 'string', multiple: true, default: [] },
-        set: { type: 'string', multiple: true, default: [] },
-        goal: { type: 'string' },
-        'eval-seed': { type: 'string' },
-        'eval-samples': { type: 'string' },
-        due: { type: 'string' },
-        title: { type: 'string', default: '' },
-        instructions: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      preset: { type: 'string', default: 'default' },
+      lock: { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
+      goal: { type: 'string' },
+      'eval-seed': { type: 'string' },
+      'eval-samples': { type: 'string' },
+      due: { type: 'string' },
+      title: { type: 'string', default: '' },
+      instructions: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   if (values.help) {
     console.log(USAGE);
     return;
@@ -69,9 +53,9 @@ async function main(argv: string[]) {
   if (unknownLock !== undefined) throw new UsageError(`--lock: unknown field ${JSON.stringify(unknownLock)} for ${lab.trainer} (known: ${Object.keys(schema).join(', ')})`);
   if (values.goal === undefined) throw new UsageError('--goal is required, e.g. --goal "eval/accuracy >= 0.45"');
   const goal = parseGoal(values.goal, lab.trainer);
-  const evalSeed = integer('eval-seed', values['eval-seed']);
+  const evalSeed = integerFlag('eval-seed', values['eval-seed']);
   if (evalSeed === undefined) throw new UsageError('--eval-seed is required: the seed of your held-out evaluation set (keep it to yourself)');
-  const evalSamples = integer('eval-samples', values['eval-samples']);
+  const evalSamples = integerFlag('eval-samples', values['eval-samples']);
   let instructions = '';
   if (values.instructions !== undefined) {
     try {

@@ -8,24 +8,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
 import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+import { parseFlags, UsageError } from './cli';
 
 const USAGE = 'usage: npm run grade -- --assignment assignment.json [--backend cpu|wasm] submission.json ... > grades.csv';
 
-class UsageError extends Error {}
-
 async function parseCommandLine(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { assignment: { type: 'string' }, backend: { type: 'string', default: 'wasm' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(
+    argv,
+    { assignment: { type: 'string' }, backend: { type: 'string', default: 'wasm' }, help: { type: 'boolean', short: 'h' } },
+    USAGE,
+  );
   if (values.help) return null;
   if (values.assignment === undefined) throw new UsageError(`--assignment is required: the file npm run assign or the /teach/ page made. ${USAGE}`);
   if (positionals.length === 0) throw new UsageError('name the submission files to grade');

@@ -17,15 +17,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
+import { integerFlag, parseFlags, UsageError } from './cli';
 
 const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
-
-class UsageError extends Error {}
 
 function fail(message: string, code = 2): never {
   console.error(`train: ${message.split('\n')[0]}`);
@@ -34,30 +32,23 @@ function fail(message: string, code = 2): never {
 
 /** Everything the run needs, checked: a UsageError names the first problem. */
 async function parseCommandLine(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        preset: { type: 'string' },
-        set: { type: 'string', multiple: true, default: [] },
-        seed: { type: 'string' },
-        steps: { type: 'string' },
-        backend: { type: 'string', default: 'cpu' },
-        init: { type: 'string' },
-        save: { type: 'string' },
-        assignment: { type: 'string' },
-        student: { type: 'string' },
-        submit: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      preset: { type: 'string' },
+      set: { type: 'string', multiple: true, default: [] },
+      seed: { type: 'string' },
+      steps: { type: 'string' },
+      backend: { type: 'string', default: 'cpu' },
+      init: { type: 'string' },
+      save: { type: 'string' },
+      assignment: { type: 'string' },
+      student: { type: 'string' },
+      submit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   if (values.help) return null;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a trainer: ${TRAINER_NAMES.join(' | ')}` : `one trainer at a time, got ${positionals.join(' ')}`);
   const name = trainerNamed(positionals[0]);
@@ -87,15 +78,9 @@ async function parseCommandLine(argv: string[]) {
     const [key, value] = parseAssignment(schema, text);
     override(key, value, `--set ${text}`);
   }
-  const integer = (flag: string, text: string | undefined, min: number) => {
-    if (text === undefined) return undefined;
-    const n = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${text}"`);
-    return n;
-  };
-  const seed = integer('seed', values.seed, 0);
+  const seed = integerFlag('seed', values.seed, 0);
   if (seed !== undefined) override('seed', seed, `--seed ${seed}`);
-  const steps = integer('steps', values.steps, 1);
+  const steps = integerFlag('steps', values.steps, 1);
   if (steps !== undefined) override('max_steps', steps, `--steps ${steps}`);
   resolve(schema, overrides); // every value in range, before anything loads
   for (const key of assignment?.locked ?? []) {

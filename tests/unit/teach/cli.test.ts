@@ -81,7 +81,7 @@ describe('assign, train --submit, grade', () => {
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1'], /--eval-seed is required/],
       ['assign', ['grpo', '--goal', 'eval/return >= 1', '--eval-seed', '1'], /grpo cannot be graded on "eval\/return"/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= lots', '--eval-seed', '1'], /threshold must be a decimal number/],
-      ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed=-3'], /--eval-seed must be a non-negative integer/],
+      ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed=-3'], /--eval-seed must be an integer ≥ 0, got "-3"/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--lock', 'beta,bogus'], /--lock: unknown field "bogus"/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--set', 'beta=99'], /beta must be in \[0, 10\]/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--preset', 'toString'], /unknown preset "toString"/],

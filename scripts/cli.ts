@@ -1,0 +1,23 @@
+// What the course's command lines (train, assign, grade) share: a usage error, strict flag parsing that turns Node's
+// multi-line parse errors into one line plus the usage, and integer flags that refuse "1e3", "-1" and "07.5".
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A mistake on the command line: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** parseArgs with positionals allowed and unknown flags refused; its errors become UsageErrors that end with `usage`. */
+export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: true, options });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${usage}`);
+  }
+}
+
+/** A flag's decimal integer ≥ min, or undefined when the flag is absent. */
+export function integerFlag(flag: string, text: string | undefined, min = 0): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
+  return n;
+}

@@ -13,6 +13,7 @@ import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
 import { integerFlag, parseFlags, UsageError } from './cli';
+import { errorMessage } from '@/lib/errors';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
 const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;
@@ -84,6 +85,6 @@ async function main(argv: string[]) {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const known = error instanceof UsageError || error instanceof ConfigError || error instanceof GoalError || error instanceof AssignmentError;
-  console.error(`assign: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+  console.error(`assign: ${(errorMessage(error)).split('\n')[0]}`);
   process.exit(known ? 2 : 1);
 });

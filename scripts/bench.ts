@@ -20,6 +20,7 @@ import type { Trainer } from '@/lib/train/trainer';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
+import { errorMessage } from '@/lib/errors';
 
 /**
  * Changes to a trainer's defaults that only shorten set-up, never the measured step: DPO samples its preference
@@ -31,7 +32,6 @@ const SETUP_OVERRIDES: Partial<Record<TrainerName, Record<string, unknown>>> = {
 };
 
 const log = (message: string) => console.error(`bench: ${message}`);
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -102,7 +102,7 @@ async function benchOne(name: TrainerName, backend: BackendName, steps: number, 
     if (afterTimed !== afterWarmup) warnings.push(`${name} on ${backend}: tf.memory().numTensors went ${afterWarmup} → ${afterTimed} over ${steps} timed steps (a leak)`);
   } catch (error) {
     result.status = 'failed';
-    result.error = errorText(error);
+    result.error = errorMessage(error);
     log(`  ${name}/${backend} failed: ${result.error}`);
   } finally {
     trainer?.dispose();
@@ -129,7 +129,7 @@ async function probeBackend(backend: BackendName): Promise<BackendStatus> {
     const reason = selection.fallbacks.find((f) => f.backend === backend)?.reason ?? `selectBackend chose ${selection.backend}`;
     return { backend, available: false, benchmarked: false, reason };
   } catch (error) {
-    return { backend, available: false, benchmarked: false, reason: errorText(error) };
+    return { backend, available: false, benchmarked: false, reason: errorMessage(error) };
   }
 }
 
@@ -216,7 +216,7 @@ try {
     console.error(`bench: ${error.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else {
-    console.error(`bench: ${errorText(error)}`);
+    console.error(`bench: ${errorMessage(error)}`);
     process.exitCode = 1;
   }
 }

@@ -13,6 +13,7 @@ import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { parseFlags, UsageError } from './cli';
+import { errorMessage } from '@/lib/errors';
 
 const USAGE = 'usage: npm run grade -- --assignment assignment.json [--backend cpu|wasm] submission.json ... > grades.csv';
 
@@ -84,6 +85,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(`grade: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`grade: unexpected error: ${errorMessage(error)}`);
   process.exit(1);
 });

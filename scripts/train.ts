@@ -22,6 +22,7 @@ import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
 import { integerFlag, parseFlags, UsageError } from './cli';
+import { errorMessage } from '@/lib/errors';
 
 const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
 
@@ -194,4 +195,4 @@ async function main() {
   if (state !== 'done') fail(`${run.error ?? `run ended as ${state}`}${options.submit ? '; nothing was submitted' : ''}`, 1);
 }
 
-main().catch((error: unknown) => fail(`unexpected error: ${error instanceof Error ? error.message : String(error)}`, 1));
+main().catch((error: unknown) => fail(`unexpected error: ${errorMessage(error)}`, 1));

@@ -1,16 +1,11 @@
-import katex from 'katex';
+import { renderInlineMath, renderMathml } from '@/lib/content/mathml';
 
-/** Math rendered at build time, like the chapters' (no KaTeX JavaScript reaches the browser). */
+/** Math rendered at build time as MathML, like the chapters' (no KaTeX JavaScript or CSS reaches the browser). */
 export function TexMath({ source }: { source: string }) {
-  return <span dangerouslySetInnerHTML={{ __html: katex.renderToString(source, { throwOnError: true, output: 'htmlAndMathml' }) }} />;
+  return <span dangerouslySetInnerHTML={{ __html: renderMathml(source) }} />;
 }
 
 /** Text with $…$ spans of inline math. */
 export function TexText({ source }: { source: string }) {
-  const parts = source.split(/\$([^$]+)\$/);
-  return (
-    <>
-      {parts.map((part, i) => (i % 2 === 1 ? <TexMath key={i} source={part} /> : part))}
-    </>
-  );
+  return <span dangerouslySetInnerHTML={{ __html: renderInlineMath(source) }} />;
 }

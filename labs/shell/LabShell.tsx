@@ -105,7 +105,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
   const comparison = assignment.assignment ? undefined : definition.comparison;
   const startComparison = () => {
-    if (!comparison || !freshRunAllowed('the runs for a comparison')) return;
+    if (!comparison) return;
+    // The comparison's runs take every place on the charts, so the runs there now are cleared, not kept.
+    if ((hasRun || saved.length > 0) && !window.confirm('The comparison replaces the runs on the charts (export any you want to keep first). Start it?')) return;
+    if (hasRun) lab.reset();
     setSaved([]);
     setQueue(comparison.presets);
   };

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { fieldProblem, parseAssignment, type FieldValue, type Schema } from '@/lib/train/config';
+import { configProblem, fieldProblem, parseAssignment, type FieldValue, type Schema } from '@/lib/train/config';
 import type { Settings } from './settings';
 
 interface Props {
@@ -29,7 +29,7 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled, loc
       [, value] = parseAssignment(schema, `${key}=${text}`);
       problem = fieldProblem(schema, key, value);
     } catch (error) {
-      problem = (error as Error).message.replace(/^Invalid config: /, '');
+      problem = configProblem(error);
     }
     setErrors((e) => ({ ...e, [key]: problem ?? '' }));
     if (problem) return;

@@ -3,7 +3,7 @@
  * imported back. An imported file is untrusted: it is validated in full before anything changes.
  */
 import { z } from 'zod';
-import { quoteInput, resolve, type Schema } from '@/lib/train/config';
+import { configProblem, quoteInput, resolve, type Schema } from '@/lib/train/config';
 import type { LogLine } from '@/lib/train/run';
 import type { Settings } from './settings';
 
@@ -67,7 +67,7 @@ export function importRun(text: string, trainer: string, schema: Schema): SavedR
   try {
     resolve(schema, parsed.data.settings);
   } catch (error) {
-    throw new Error(`its settings are not valid here: ${(error as Error).message.replace(/^Invalid config: /, '')}`);
+    throw new Error(`its settings are not valid here: ${configProblem(error)}`);
   }
   return { id: `import-${Date.now()}`, trainer, settings: parsed.data.settings, history: parsed.data.history, preset: parsed.data.preset };
 }

@@ -4,7 +4,7 @@
  * and ignored, never evaluated.
  */
 import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
-import { ownEntry, parseAssignment, presetSettings, quoteInput, resolve, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
+import { configProblem, ownEntry, parseAssignment, presetSettings, quoteInput, resolve, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
 
 export type Settings = Record<string, FieldValue>;
 
@@ -68,7 +68,7 @@ export function decodeSettings(
       resolve(schema, { ...settings, [key]: value });
       settings[key] = value;
     } catch (error) {
-      problems.push(`ignored ${key}=${quoteInput(text)}: ${(error as Error).message.replace(/^Invalid config: /, '')}`);
+      problems.push(`ignored ${key}=${quoteInput(text)}: ${configProblem(error)}`);
     }
   }
   const shown = problems.length > MAX_LINK_NOTICES ? [...problems.slice(0, MAX_LINK_NOTICES - 1), `and ${problems.length - MAX_LINK_NOTICES + 1} more problems, all ignored`] : problems;

@@ -11,18 +11,16 @@ import type { TrainerName } from '@/lib/train/registry';
 import { TrainingRun } from '@/lib/train/run';
 import { readCheckpoint } from './checkpoints';
 import type { FromWorker, ToWorker } from './protocol';
+import { errorMessage } from '@/lib/errors';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 interface Session {
   runId: number;
   run: TrainingRun;
   started: StartedTrainer<TrainerName>;
   finished: Promise<unknown>;
-  /** Steps done so far. */
-  step: number;
   /** A backend to move to before the next step. */
   pendingSwitch: Extract<ToWorker, { type: 'switch' }> | null;
 }
@@ -48,13 +46,11 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
     afterStep: async (step) => {
       const data = await trainer.inspect();
       if (data !== null) post({ type: 'samples', runId, step, data });
-      if (!session) return;
-      session.step = step;
-      if (session.pendingSwitch) await moveTo(session, session.pendingSwitch);
+      if (session?.pendingSwitch) await moveTo(session, session.pendingSwitch);
     },
     onState: (state, error) => post({ type: 'state', runId, state, error }),
   });
-  session = { runId, run, started, finished: Promise.resolve(), step: 0, pendingSwitch: null };
+  session = { runId, run, started, finished: Promise.resolve(), pendingSwitch: null };
   session.finished = run.run();
 }
 
@@ -67,10 +63,10 @@ async function moveTo(current: Session, request: Extract<ToWorker, { type: 'swit
   const from = getBackend() as BackendName;
   try {
     await selectBackend({ requested: request.backend, order: [request.backend], allowSoftware: true });
-    post({ type: 'switched', runId: current.runId, backend: request.backend, step: current.step, reason: request.reason });
+    post({ type: 'switched', runId: current.runId, backend: request.backend, step: current.run.stepsDone, reason: request.reason });
   } catch (error) {
     await setBackend(from);
-    post({ type: 'switched', runId: current.runId, backend: from, step: current.step, reason: request.reason, error: errorText(error) });
+    post({ type: 'switched', runId: current.runId, backend: from, step: current.run.stepsDone, reason: request.reason, error: errorMessage(error) });
   }
 }
 
@@ -133,8 +129,8 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       else if (message.type === 'switch') await switchBackend(message);
       else if (message.type === 'reset') await reset();
     } catch (error) {
-      const runId = message.type === 'train' || message.type === 'action' || message.type === 'weights' || message.type === 'switch' ? message.runId : (session?.runId ?? -1);
-      post({ type: 'error', runId, message: errorText(error) });
+      const runId = 'runId' in message ? message.runId : (session?.runId ?? -1);
+      post({ type: 'error', runId, message: errorMessage(error) });
     }
   });
 };

@@ -2,6 +2,7 @@
 // the object's own (so `constructor` or `__proto__` in the data is just a key), nesting is measured before
 // anything recurses, and parse errors become messages with a line number.
 import { fmt, MAX_DEPTH, MAX_NODES, MAX_TEXT_CHARS } from './limits';
+import { errorMessage } from '@/lib/errors';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ export function parseJson(text: string): Parsed {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
-    const raw = e instanceof Error ? e.message : String(e);
+    const raw = errorMessage(e);
     const at = /position (\d+)/.exec(raw);
     const message = raw.length > 160 ? `${raw.slice(0, 157)}…` : raw;
     return { ok: false, message, position: at ? Number(at[1]) : undefined };

@@ -8,6 +8,7 @@ import { evaluate } from '@/lib/tasks/environment';
 import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { Message, ToolCall, Trajectory } from './types';
 import { validateTrajectory } from './validate';
+import { errorMessage } from '@/lib/errors';
 
 export type TokenRole = 'prompt' | 'policy' | 'observation';
 
@@ -33,7 +34,7 @@ export function trajectoryToLab(t: Trajectory): LabEpisode {
   try {
     return convert(t);
   } catch (e) {
-    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    return { ok: false, reason: errorMessage(e) };
   }
 }
 

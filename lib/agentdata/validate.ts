@@ -6,6 +6,7 @@ import { boundsProblem, lineAt, parseJson, tooDeepAt } from './json';
 import { fmt, MAX_DEPTH, MAX_LINES, MAX_TEXT_CHARS } from './limits';
 import { ErrorSink } from './sink';
 import type { ValidationResult } from './types';
+import { errorMessage } from '@/lib/errors';
 
 export function validateTrajectory(input: unknown): ValidationResult {
   const sink = new ErrorSink();
@@ -25,7 +26,7 @@ export function validateTrajectory(input: unknown): ValidationResult {
     }
   } catch (e) {
     // A last resort for inputs nobody foresaw (e.g. an object whose getter throws): report, never crash.
-    sink.add('invalid_shape', '', `The input could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    sink.add('invalid_shape', '', `The input could not be read: ${errorMessage(e)}`);
   }
   return { ok: sink.total === 0, errors: sink.errors, omitted: sink.omitted, summary: sink.summary(), checked, trajectories };
 }

@@ -21,6 +21,7 @@ import {
   type CollectedLink,
   type Heading,
 } from './plugins';
+import { errorMessage } from '@/lib/errors';
 
 export interface CompiledSource {
   frontmatter: Frontmatter;
@@ -47,7 +48,7 @@ function describeBuildError(file: string, error: unknown): Error {
   if (error instanceof ChapterError) return error;
   const errors = (error as { errors?: { text: string; location?: { line: number } | null }[] }).errors;
   const first = errors?.[0];
-  if (!first) return new ChapterError(file, undefined, error instanceof Error ? error.message : String(error));
+  if (!first) return new ChapterError(file, undefined, errorMessage(error));
   const ours = /ChapterError: (.*)/s.exec(first.text);
   if (ours) return ChapterError.withMessage(ours[1].trim());
   const text = first.text.replace(/^Cannot process MDX file with esbuild:\s*/, '').replace(/^\d+:\d+: /, '');

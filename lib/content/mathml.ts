@@ -4,6 +4,7 @@
  * "normal", so \mathbb{E} would show as a plain E: letters in other variants become their Unicode mathematical
  * alphanumerics (𝔼, ℝ, 𝒟), which every browser and screen reader knows.
  */
+import katex from 'katex';
 import { visit } from 'unist-util-visit';
 
 /** First code point of each variant's A–Z, a–z run in the Mathematical Alphanumeric Symbols block. */
@@ -103,4 +104,18 @@ export function fixMathVariants(html: string): string {
     if (converted === null) return whole;
     return `<${tag}>${converted}</${tag}>`;
   });
+}
+
+/** One formula as MathML, as the chapters ship it: for text rendered outside the MDX pipeline (quizzes, reference pages). */
+export function renderMathml(tex: string): string {
+  return fixMathVariants(katex.renderToString(tex, { output: 'mathml', throwOnError: true }));
+}
+
+/** Escaped text whose `$…$` spans become MathML. */
+export function renderInlineMath(text: string): string {
+  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .split(/(\$[^$]+\$)/g)
+    .map((part) => (part.startsWith('$') && part.endsWith('$') && part.length > 2 ? renderMathml(part.slice(1, -1)) : escape(part)))
+    .join('');
 }

@@ -7,6 +7,7 @@ import { toString as hastToString } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 import { isChapterComponent, quizPropsSchema, figurePropsSchema, labEmbedPropsSchema } from './components';
 import { referenceForTitle, referenceForUrl } from './references';
+import { errorMessage } from '@/lib/errors';
 
 interface Position {
   start: { line: number; column: number };
@@ -73,7 +74,7 @@ export function remarkCheckMath(file: string) {
       try {
         katex.renderToString(node.value ?? '', { displayMode: node.type === 'math', throwOnError: true });
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         throw new ChapterError(file, node.position?.start.line, `KaTeX cannot parse "${node.value}": ${reason}`);
       }
     });

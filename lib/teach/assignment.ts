@@ -5,7 +5,7 @@
  * grader compares against the instructor's own file, never against what a submission says). No tfjs.
  */
 import { z } from 'zod';
-import { ownEntry, presetSettings, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { configProblem, ownEntry, presetSettings, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
@@ -90,7 +90,7 @@ function checkContent(a: AssignmentCore): void {
   try {
     resolve(schema, a.settings);
   } catch (error) {
-    throw new AssignmentError(`settings: ${(error as Error).message.replace(/^Invalid config: /, '')}`);
+    throw new AssignmentError(`settings: ${configProblem(error)}`);
   }
   if (a.settings.eval_steps === 0) throw new AssignmentError('settings: eval_steps must be above 0: a submission carries its run’s final evaluation');
   const badLock = a.locked.find((k) => !Object.hasOwn(schema, k));

@@ -20,7 +20,7 @@
  *  - ok.
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
-import { quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { configProblem, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
 import { architectureProblem } from './architecture';
@@ -28,6 +28,7 @@ import type { AssignmentFile } from './assignment';
 import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
 import { GOAL_METRICS, goalMet } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
+import { errorMessage } from '@/lib/errors';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
 export type EvalSet = { kind: 'public' } | { kind: 'seeded'; seed: number; samples: number };
@@ -76,7 +77,6 @@ export function farApart(metric: string, claimed: number, measured: number, n1: 
 
 const fmt = (x: number) => String(Number(x.toFixed(4)));
 const show = (v: FieldValue | undefined) => (typeof v === 'string' ? quoteInput(v) : String(v));
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function duration(ms: number): string {
   const minutes = Math.round(ms / 60_000);
@@ -97,7 +97,7 @@ export async function gradeSubmission(file: { name: string; text: string }, assi
   try {
     return await grade(file.text, assignment, evaluate, now, row, invalid);
   } catch (error) {
-    return invalid(`could not be graded: ${errorText(error)}`);
+    return invalid(`could not be graded: ${errorMessage(error)}`);
   }
 }
 
@@ -107,7 +107,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   try {
     json = parseUntrustedJson(text);
   } catch (error) {
-    return invalid(errorText(error) === 'not valid JSON' ? 'not valid JSON (a truncated or damaged file)' : errorText(error));
+    return invalid(errorMessage(error) === 'not valid JSON' ? 'not valid JSON (a truncated or damaged file)' : errorMessage(error));
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return invalid('not a submission (a submission is a JSON object)');
   const named = (json as { student?: unknown }).student;
@@ -129,7 +129,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   try {
     resolve(schema, sub.config);
   } catch (error) {
-    return invalid(`config: ${errorText(error).replace(/^Invalid config: /, '')}`);
+    return invalid(`config: ${configProblem(error)}`);
   }
   const final = sub.history.at(-1)!;
   if (final.kind !== 'eval' || final.step !== sub.config.max_steps) return invalid('the history does not end with the run’s final evaluation (submit a finished run, with eval_steps above 0)');
@@ -146,7 +146,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
     const problem = architectureProblem(trainer, sub.config, decodeWeightsFile(weights));
     if (problem) return invalid(`weights: ${problem}`);
   } catch (error) {
-    return invalid(`weights: ${errorText(error).replace(/^Invalid weights file: /, '')}`);
+    return invalid(`weights: ${errorMessage(error).replace(/^Invalid weights file: /, '')}`);
   }
 
   const tampered: string[] = [];
@@ -162,7 +162,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   try {
     reproduced = await evaluate(trainer, weights, sub.config, { kind: 'public' });
   } catch (error) {
-    return invalid(`weights: could not be evaluated: ${errorText(error)}`);
+    return invalid(`weights: could not be evaluated: ${errorMessage(error)}`);
   }
   for (const metric of GOAL_METRICS[trainer]) {
     const claim = final.metrics[metric];
@@ -177,7 +177,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   try {
     measured = await evaluate(trainer, weights, assignment.settings, { kind: 'seeded', seed: assignment.grading.eval_seed, samples: assignment.grading.eval_samples });
   } catch (error) {
-    return invalid(`the weights do not fit the assignment’s task: ${errorText(error)}`);
+    return invalid(`the weights do not fit the assignment’s task: ${errorMessage(error)}`);
   }
   row.measured = Object.hasOwn(measured, goal.metric) ? measured[goal.metric] : null;
   if (row.measured === null) row.flags.push(`${goal.metric} is not measured under the assignment’s settings`);

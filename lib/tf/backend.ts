@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { detectRuntime, nodeWasmDir, webglSkipReason, webgpuSkipReason, type GpuLike, type Runtime } from './runtime';
 import { withTimeout } from './timeout';
 import { BACKEND_ORDER, type BackendName } from './names';
+import { errorMessage } from '@/lib/errors';
 
 export { BACKEND_ORDER, parseBackendName, type BackendName } from './names';
 
@@ -57,7 +58,7 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
 
   for (const backend of candidates) {
     const ctx: TryContext = { runtime, options, explicit: backend === requested, timeoutMs };
-    const skip = await prepare(backend, ctx).catch((e: unknown) => message(e));
+    const skip = await prepare(backend, ctx).catch((e: unknown) => errorMessage(e));
     if (skip != null) {
       fallbacks.push({ backend, reason: skip });
       continue;
@@ -71,7 +72,7 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
       }
       fallbacks.push({ backend, reason: `setBackend('${backend}') failed to initialise the backend` });
     } catch (e) {
-      fallbacks.push({ backend, reason: message(e) });
+      fallbacks.push({ backend, reason: errorMessage(e) });
       // A timed-out init may still succeed later and switch tfjs to it: switch back to the chosen one if so.
       void attempt
         .then((lateOk) => {
@@ -121,6 +122,3 @@ async function prepareWebgpu(ctx: TryContext): Promise<string | null> {
   return null;
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

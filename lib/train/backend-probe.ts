@@ -8,6 +8,7 @@ import type { BackendTiming } from '@/lib/tf/choice';
 import type { BackendName } from '@/lib/tf/names';
 import type { TrainerName } from './registry';
 import { startTrainer } from './start';
+import { errorMessage } from '@/lib/errors';
 
 export interface TimeBackendOptions {
   overrides: Record<string, unknown>;
@@ -27,7 +28,7 @@ export async function timeBackend(trainer: TrainerName, backend: BackendName, op
     if (selection.backend !== backend) return { backend, skipped: 'did not start' };
   } catch (error) {
     // selectBackend's message lists the reason per backend tried: here only this one.
-    return { backend, skipped: (error instanceof Error ? error.message : String(error)).replace(/^No tfjs backend could be started \((?:\w+: )?(.*)\)$/, '$1') };
+    return { backend, skipped: (errorMessage(error)).replace(/^No tfjs backend could be started \((?:\w+: )?(.*)\)$/, '$1') };
   }
   let started: Awaited<ReturnType<typeof startTrainer>> | null = null;
   try {
@@ -42,7 +43,7 @@ export async function timeBackend(trainer: TrainerName, backend: BackendName, op
     times.sort((a, b) => a - b);
     return { backend, msPerStep: times[Math.floor(times.length / 2)], steps: timedSteps };
   } catch (error) {
-    return { backend, skipped: `failed while training: ${error instanceof Error ? error.message : String(error)}` };
+    return { backend, skipped: `failed while training: ${errorMessage(error)}` };
   } finally {
     started?.trainer.dispose();
   }

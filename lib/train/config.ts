@@ -1,3 +1,4 @@
+import { errorMessage } from '@/lib/errors';
 /**
  * Typed trainer configs described as data: each field has its TRL name, default, a one-line reason for the
  * default, and its allowed range or choices. One description serves validation (trainers, CLI `--set`, lab
@@ -62,6 +63,12 @@ export class ConfigError extends Error {
     super(`Invalid config: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** What was wrong, without the "Invalid config: " prefix: the problems of a ConfigError, or any error's message. */
+export function configProblem(error: unknown): string {
+  if (error instanceof ConfigError) return error.problems.join('; ');
+  return errorMessage(error);
 }
 
 export function defaults<S extends Schema>(schema: S): ConfigOf<S> {

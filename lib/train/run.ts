@@ -1,3 +1,4 @@
+import { errorMessage } from '@/lib/errors';
 /**
  * The step loop every trainer runs under, in Node, on a page or in a worker: pause, resume, stop,
  * periodic held-out evaluation, and a hard stop on NaN/Inf that keeps the history so far.
@@ -77,7 +78,7 @@ export class TrainingRun {
       }
       return this.setState('done');
     } catch (error) {
-      return this.fail(`Training failed at step ${this.step}: ${error instanceof Error ? error.message : String(error)}`);
+      return this.fail(`Training failed at step ${this.step}: ${errorMessage(error)}`);
     } finally {
       this.settle();
     }

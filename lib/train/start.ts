@@ -7,6 +7,7 @@ import { selectBackend, type BackendSelection, type SelectBackendOptions } from 
 import { CHECKPOINTS } from './lab-setup';
 import { checkpointFor, TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
 import type { Trainer } from './trainer';
+import { errorMessage } from '@/lib/errors';
 
 export interface StartOptions {
   /** Config overrides (validated by the trainer: unknown fields and out-of-range values are refused). */
@@ -36,7 +37,6 @@ export class StartError extends Error {
   }
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function startTrainer<N extends TrainerName>(name: N, options: StartOptions = {}): Promise<StartedTrainer<N>> {
   const spec: TrainerSpec<SchemaOf<N>, InspectOf<N>> = TRAINERS[name];
@@ -45,7 +45,7 @@ export async function startTrainer<N extends TrainerName>(name: N, options: Star
     try {
       backend = await selectBackend(options.backend);
     } catch (error) {
-      throw new StartError('backend', `no backend could be started: ${reason(error)}`);
+      throw new StartError('backend', `no backend could be started: ${errorMessage(error)}`);
     }
   }
   let init: Uint8Array | null = options.init ?? null;
@@ -57,7 +57,7 @@ export async function startTrainer<N extends TrainerName>(name: N, options: Star
     try {
       init = await options.readCheckpoint(path);
     } catch (error) {
-      throw new StartError('checkpoint', `could not read the checkpoint ${path}: ${reason(error)}`);
+      throw new StartError('checkpoint', `could not read the checkpoint ${path}: ${errorMessage(error)}`);
     }
   }
   const create = await spec.load();

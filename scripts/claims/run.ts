@@ -8,6 +8,7 @@ import { trainerSettings } from '@/lib/train/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/train/start';
 import type { Claim, ClaimRun, Verdict } from './catalog';
+import { errorMessage } from '@/lib/errors';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(path.join('public', file)));
 
@@ -46,7 +47,7 @@ export async function runClaims(claims: Claim[], onResult?: (result: ClaimResult
       }
       verdict = claim.check(histories);
     } catch (error) {
-      verdict = { holds: false, figure: `could not run: ${error instanceof Error ? error.message : String(error)}` };
+      verdict = { holds: false, figure: `could not run: ${errorMessage(error)}` };
     }
     const result = { claim, ...verdict, seconds: (performance.now() - started) / 1000 };
     results.push(result);

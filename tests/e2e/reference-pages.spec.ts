@@ -40,8 +40,11 @@ test('the notation page renders every symbol with KaTeX and anchors each one', a
   await page.goto('/notation/#rho');
   const row = page.locator('tr#rho');
   await expect(row).toBeInViewport();
-  await expect(row.locator('.katex').first()).toBeVisible();
+  await expect(row.locator('.katex math').first()).toBeVisible();
   await expect(row).toContainText('importance ratio');
+  // MathML only, as in the chapters: KaTeX's HTML copy would show every formula twice (no KaTeX CSS is loaded).
+  expect(await page.locator('.katex-html').count()).toBe(0);
+  await expect(page.locator('tr#objective')).toContainText('𝔼');
   await expect(page.locator('tr#z')).toContainText('delta_score');
   await expect(page.locator('tr#nu')).toContainText('label_smoothing');
   await expect(page.locator('main')).not.toContainText('$');

@@ -3,7 +3,7 @@ import { createElement, Fragment, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { compileSource } from '@/lib/content/compile';
-import { fixMathVariants, toMathAlphanumerics } from '@/lib/content/mathml';
+import { fixMathVariants, renderInlineMath, toMathAlphanumerics } from '@/lib/content/mathml';
 
 const FILE = 'content/chapters/99-fixture.mdx';
 const chapter = (...body: string[]) =>
@@ -45,6 +45,15 @@ describe('Unicode mathematical alphanumerics', () => {
 
   it('rewrites a rendered quiz formula the same way', () => {
     expect(fixMathVariants('<mi mathvariant="double-struck">E</mi><mi mathvariant="normal">d</mi>')).toBe('<mi>𝔼</mi><mi mathvariant="normal">d</mi>');
+  });
+
+  it('renders text with $…$ spans as escaped text and MathML only (quizzes, the notation page)', () => {
+    const html = renderInlineMath('<b>mean</b> $\\mathbb{E}[r]$ & more');
+    expect(html.startsWith('&lt;b&gt;mean&lt;/b&gt; ')).toBe(true);
+    expect(html).toContain('<math');
+    expect(html).toContain('𝔼');
+    expect(html).not.toContain('katex-html');
+    expect(html.endsWith(' &amp; more')).toBe(true);
   });
 });
 

@@ -6,6 +6,7 @@
 import { runDemo } from '@/lib/dist/equivalence';
 import { selectBackend } from '@/lib/tf/backend';
 import type { FromDemoWorker, ToDemoWorker } from './dist-demo-protocol';
+import { errorMessage } from '@/lib/errors';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromDemoWorker) => scope.postMessage(message);
@@ -25,6 +26,6 @@ scope.onmessage = async (event: MessageEvent<ToDemoWorker>) => {
     post({ type: 'done' });
   } catch (e) {
     backendReady = null;
-    post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    post({ type: 'error', message: errorMessage(e) });
   }
 };

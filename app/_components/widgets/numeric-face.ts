@@ -1,6 +1,7 @@
 // lib/rl's functions behind the async face, where tfjs may run: in the numeric worker, and in Node at build time.
 import * as rl from '@/lib/rl';
 import { NUMERIC_FNS, type FromNumeric, type NumericFace, type ToNumeric } from './numeric-protocol';
+import { errorMessage } from '@/lib/errors';
 
 export const directFace: NumericFace = {
   grpoAdvantages: async (args) => rl.grpoAdvantages(args),
@@ -9,7 +10,6 @@ export const directFace: NumericFace = {
   dpoLoss: async (args) => rl.dpoLoss(args),
 };
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** One request answered: its result, or the error's message (for a malformed request too). Never throws. */
 export async function answer(request: ToNumeric): Promise<FromNumeric> {
@@ -19,6 +19,6 @@ export async function answer(request: ToNumeric): Promise<FromNumeric> {
     const call = directFace[request.fn] as (args: unknown) => Promise<unknown>;
     return { id, result: await call(request.args) };
   } catch (e) {
-    return { id, error: errorText(e) };
+    return { id, error: errorMessage(e) };
   }
 }

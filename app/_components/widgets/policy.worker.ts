@@ -13,6 +13,7 @@ import { PAD_ID } from '@/lib/tasks/tokenizer';
 import { selectBackend, type BackendName } from '@/lib/tf/backend';
 import { CHECKPOINTS } from '@/lib/train/lab-setup';
 import type { FromPolicy, ToPolicy } from './policy-protocol';
+import { errorMessage } from '@/lib/errors';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -45,6 +46,6 @@ self.onmessage = async ({ data }: MessageEvent<ToPolicy>) => {
     const probs = Float32Array.from(await nextTokenProbs(model, [checkRow(data?.row, model)], 1, PAD_ID));
     self.postMessage({ id, probs, backend } satisfies FromPolicy, [probs.buffer]);
   } catch (e) {
-    self.postMessage({ id, error: e instanceof Error ? e.message : String(e) } satisfies FromPolicy);
+    self.postMessage({ id, error: errorMessage(e) } satisfies FromPolicy);
   }
 };

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { NumericFace } from './numeric-protocol';
+import { errorMessage } from '@/lib/errors';
 
 // The worker's client is a chunk of its own, shared by every widget and fetched on the first edit.
 const loadClient = () => import('./numeric-client');
@@ -33,7 +34,7 @@ export function useNumeric<T>(initial: T, job: Job<T>, what: string) {
         const value = await job(client.numericFace);
         if (current) setDone({ job, value, error: null });
       } catch (e) {
-        const text = e instanceof Error ? e.message : String(e);
+        const text = errorMessage(e);
         const loading = !client || e instanceof client.NumericWorkerError; // offline, or the worker did not start
         if (current) setDone((d) => ({ ...d, job, error: loading ? `Could not load ${what} (${text}).` : text }));
       }

@@ -1,7 +1,9 @@
 /**
  * Times a lab's own training step on one tfjs backend: the trainer the lab runs, with the reader's settings, a few
- * warm-up steps (shader compilation, wasm start-up) and then the median of a few timed ones. A trainStep ends by
- * reading its metrics back, so GPU work is finished when the clock stops.
+ * warm-up steps (shader compilation, wasm start-up) and then a few timed ones. A trainStep ends by reading its metrics
+ * back, so GPU work is finished when the clock stops. Where steps differ in a cycle (GRPO with steps_per_generation or
+ * num_iterations above 1 samples on the first step of each cycle only), whole cycles are warmed up and timed, and a
+ * cycle's mean step is what counts: sampling, with a read-back per token, is where GPU backends lose most.
  */
 import { selectBackend } from '@/lib/tf/backend';
 import type { BackendTiming } from '@/lib/tf/choice';
@@ -33,18 +35,29 @@ export async function timeBackend(trainer: TrainerName, backend: BackendName, op
   let started: Awaited<ReturnType<typeof startTrainer>> | null = null;
   try {
     started = await startTrainer(trainer, { overrides: options.overrides, readCheckpoint: options.readCheckpoint });
-    for (let i = 0; i < warmupSteps; i++) await started.trainer.trainStep();
-    const times: number[] = [];
-    for (let i = 0; i < timedSteps; i++) {
+    const cycle = stepsPerCycle(started.trainer.config);
+    for (let i = 0; i < Math.ceil(warmupSteps / cycle) * cycle; i++) await started.trainer.trainStep();
+    const cycles = Math.ceil(timedSteps / cycle);
+    const means: number[] = [];
+    for (let c = 0; c < cycles; c++) {
       const start = performance.now();
-      await started.trainer.trainStep();
-      times.push(performance.now() - start);
+      for (let i = 0; i < cycle; i++) await started.trainer.trainStep();
+      means.push((performance.now() - start) / cycle);
     }
-    times.sort((a, b) => a - b);
-    return { backend, msPerStep: times[Math.floor(times.length / 2)], steps: timedSteps };
+    means.sort((a, b) => a - b);
+    return { backend, msPerStep: means[Math.floor(means.length / 2)], steps: cycles * cycle };
   } catch (error) {
     return { backend, skipped: `failed while training: ${errorMessage(error)}` };
   } finally {
     started?.trainer.dispose();
   }
+}
+
+/** Steps from one sampling to the next: steps_per_generation × num_iterations for the GRPO-style trainers, else 1. */
+export function stepsPerCycle(config: object): number {
+  const field = (name: string) => {
+    const value = (config as Record<string, unknown>)[name];
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
+  };
+  return field('steps_per_generation') * field('num_iterations');
 }

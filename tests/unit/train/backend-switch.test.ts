@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '@/lib/tf/backend';
-import { timeBackend } from '@/lib/train/backend-probe';
+import { stepsPerCycle, timeBackend } from '@/lib/train/backend-probe';
 import { startTrainer } from '@/lib/train/start';
 
 const readCheckpoint = async (path: string) => new Uint8Array(fs.readFileSync(`public/${path}`));
@@ -52,6 +52,14 @@ describe('timeBackend', () => {
     expect(timing).toMatchObject({ backend: 'wasm', steps: 3 });
     expect('msPerStep' in timing && timing.msPerStep > 0 && Number.isFinite(timing.msPerStep)).toBe(true);
     expect(tf.memory().numTensors).toBe(before);
+  }, 60_000);
+
+  it('times whole sampling cycles when only some steps sample (steps_per_generation, num_iterations)', async () => {
+    expect(stepsPerCycle({ steps_per_generation: 2, num_iterations: 3 })).toBe(6);
+    expect(stepsPerCycle({ learning_rate: 1e-3 })).toBe(1);
+    await tf.setBackend('cpu');
+    const timing = await timeBackend('grpo', 'wasm', { overrides: { ...overrides, steps_per_generation: 2 }, readCheckpoint, warmupSteps: 1, timedSteps: 3 });
+    expect(timing).toMatchObject({ backend: 'wasm', steps: 4 }); // two cycles of two steps, each starting with sampling
   }, 60_000);
 
   it('says why a backend could not be timed', async () => {

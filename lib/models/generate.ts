@@ -131,17 +131,12 @@ export async function nextTokenProbs(model: CausalLM, rows: number[][], temperat
   const T = Math.max(...rows.map((r) => r.length));
   const flat = new Int32Array(B * T).fill(padId);
   rows.forEach((r, i) => flat.set(r, i * T));
-  const probs = tf.tidy(() => {
+  const picked = tf.tidy(() => {
     const ids = tf.tensor2d(flat, [B, T], 'int32');
     const { logits, values } = model.forward(ids); // [B, T, V]
     values?.dispose();
     const last = oneHotF32(tf.tensor1d(rows.map((r) => r.length - 1), 'int32'), T); // [B, T]
-    const picked = tf.sum(tf.mul(logits, tf.expandDims(last, 2)), 1); // [B, V]
-    return tf.softmax(temperature > 0 ? tf.div(picked, temperature) : picked);
+    return tf.sum(tf.mul(logits, tf.expandDims(last, 2)), 1) as tf.Tensor2D; // [B, V]
   });
-  try {
-    return (await probs.data()) as Float32Array;
-  } finally {
-    probs.dispose();
-  }
+  return readProbs(picked, temperature);
 }

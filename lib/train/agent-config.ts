@@ -1,4 +1,3 @@
-import { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS } from '@/lib/rl/choices';
 import type { Presets, Schema } from './config';
 import { grpoSchema } from './grpo-config';
 import { AGENT_MAX_COMPLETION } from './lab-setup';
@@ -16,9 +15,9 @@ export const agentSchema = {
   beta: grpoSchema.beta,
   epsilon: grpoSchema.epsilon,
   epsilon_high: grpoSchema.epsilon_high,
-  loss_type: { ...grpoSchema.loss_type, choices: GRPO_LOSS_TYPES },
-  scale_rewards: { ...grpoSchema.scale_rewards, choices: SCALE_REWARDS },
-  importance_sampling_level: { ...grpoSchema.importance_sampling_level, choices: IMPORTANCE_SAMPLING_LEVELS },
+  loss_type: grpoSchema.loss_type,
+  scale_rewards: grpoSchema.scale_rewards,
+  importance_sampling_level: grpoSchema.importance_sampling_level,
   num_iterations: grpoSchema.num_iterations,
   steps_per_generation: grpoSchema.steps_per_generation,
   use_tools: { kind: 'boolean', default: true, reason: 'The calculator answers calls; off, a call gets no answer (the no_tool preset: the ceiling without tools).' },

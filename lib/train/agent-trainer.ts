@@ -230,5 +230,6 @@ export function agentSftSource(task: AgentTask, opts: { toolRate: number; easyTo
 /** For the registry: the agent from the tool-use SFT checkpoint, or from the untrained model (init_from: 'base'). */
 export const agentFactory = lmTrainerFactory(
   (model, overrides) => createAgentTrainer(model, createAgentLabTask(), resolveAgentConfig(overrides)),
-  (init, overrides) => (resolveAgentConfig(overrides).init_from === 'base' ? createTinyLM(agentModelConfig(createAgentLabTask()), 0) : loadTinyLM(init)),
+  // The registry names no checkpoint for init_from 'base': the untrained model is made here, with seed 0.
+  (init) => (init === null ? createTinyLM(agentModelConfig(createAgentLabTask()), 0) : loadTinyLM(init)),
 );

@@ -45,7 +45,6 @@ export interface DpoPairView {
 export interface DpoTrainer extends LmTrainer<typeof dpoSchema, DpoPairView[]> {
   readonly config: DpoConfig;
   readonly pairs: readonly PreferenceExample[];
-  readonly lastBatch: DpoPairView[];
 }
 
 /** Sequence log-prob sums of completions under `model` (no gradient), for a batch of pairs' one side. */
@@ -155,9 +154,6 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
     config,
     model,
     pairs,
-    get lastBatch() {
-      return lastBatch;
-    },
     trainStep: () => inTensorScope(trainStep),
     evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
     inspect: async () => (lastBatch.length > 0 ? lastBatch : null),

@@ -37,7 +37,6 @@ export interface GrpoSamples {
 export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
   readonly config: GrpoConfig;
   /** The last step's prompts, completions, rewards and advantages. */
-  readonly lastSamples: GrpoSamples | null;
 }
 
 /** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
@@ -79,6 +78,8 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     const texts = gen.completions.map((c) => tok.decode(c));
     const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
     const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
+    // What is right, whatever the run rewards (a flawed verifier may pay for wrong answers): for the inspector.
+    const correct = correctnessReward(texts, { answers: context.answers });
     const rows = problems.map((p, i) => ({
       problem: p,
       prompt: prompts[i],
@@ -88,7 +89,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
       length: gen.lengths[i],
       truncated: !gen.finished[i],
       rewards: perFunc.map((column) => column[i]),
-      correct: correctnessReward([texts[i]], { answers: [p.answer] })[0] === 1,
+      correct: correct[i] === 1,
     }));
     return Array.from({ length: count }, (_, g) => rows.slice(g * G, (g + 1) * G));
   }
@@ -168,9 +169,6 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
   return {
     config,
     model,
-    get lastSamples() {
-      return lastSamples;
-    },
     trainStep: () => inTensorScope(trainStep),
     evaluate: () => inTensorScope(() => evaluateOnTestSet(model, task, testSet)),
     inspect: async () => lastSamples,

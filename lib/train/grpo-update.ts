@@ -16,6 +16,7 @@ import type { TinyLM } from '@/lib/models/tiny-lm';
 import type { Rng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
+import { maskedTokenMean } from '@/lib/rl/ops';
 import type { ConfigOf } from './config';
 import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
@@ -159,9 +160,9 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
       const b = buffer!;
       const rows = b.slices[b.stepsDone % b.slices.length];
       const whole = b.slices.length === 1;
-      const idx = tf.tensor1d(rows, 'int32');
+      const idx = whole ? null : tf.tensor1d(rows, 'int32');
       // Constants, so no gradient flows through the gather; the whole batch in order needs none.
-      const pick = <T extends tf.Tensor>(t: T) => (whole ? t : (tf.gather(t, idx) as T));
+      const pick = <T extends tf.Tensor>(t: T) => (idx ? (tf.gather(t, idx) as T) : t);
       const slice = { input: pick(b.input), targets: pick(b.targets), mask: pick(b.mask), promptLength: b.promptLength, dispose: () => undefined };
       const advantages = pick(b.advantages);
       const oldLogps = b.oldLogps && pick(b.oldLogps);
@@ -179,9 +180,10 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
         logged.loss = keep(tf.clone(loss));
         for (const [name, value] of Object.entries(metrics)) if (value) logged[name] = keep(value);
         // How likely the policy finds the environment's tokens: it rises only if the loss trains on them.
-        if (obsMask) logged['observations/mean_logprob'] = keep(tf.div(tf.sum(tf.mul(logps, obsMask)), tf.maximum(tf.sum(obsMask), 1)));
-        // How far the policy has moved from the one that sampled this batch (0 when the update is on-policy).
-        if (oldLogps) logged['policy/ratio_mean'] = keep(tf.div(tf.sum(tf.mul(tf.exp(tf.sub(logps, oldLogps)), slice.mask)), tf.maximum(tf.sum(slice.mask), 1)));
+        if (obsMask) logged['observations/mean_logprob'] = keep(maskedTokenMean(logps, obsMask));
+        // How far the policy has moved from the one that sampled this batch (1 when the update is on-policy). The log
+        // ratio is masked before exp, as in grpoLoss, so padding can never overflow into Inf · 0 = NaN.
+        if (oldLogps) logged['policy/ratio_mean'] = keep(maskedTokenMean(tf.exp(tf.mul(tf.sub(logps, oldLogps), slice.mask)), slice.mask));
         return loss;
       }, timer);
       b.stepsDone += 1;

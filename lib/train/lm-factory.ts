@@ -13,11 +13,10 @@ export type LmTrainer<S extends Schema, I> = Omit<Trainer<S, I>, 'save' | 'model
 
 export function lmTrainerFactory<S extends Schema, I>(
   create: (model: TinyLM, overrides: Record<string, unknown>) => LmTrainer<S, I> | Promise<LmTrainer<S, I>>,
-  /** Builds the model to train; by default the checkpoint itself. */
-  initialModel: (init: Uint8Array, overrides: Record<string, unknown>) => TinyLM = (init) => loadTinyLM(init),
+  /** Builds the model to train (from the registry's checkpoint, or from nothing where it names none); by default the checkpoint itself. */
+  initialModel: (init: Uint8Array | null, overrides: Record<string, unknown>) => TinyLM = loadCheckpoint,
 ): TrainerFactory<S, I> {
   return async (init, overrides) => {
-    if (init === null) throw new Error('this trainer fine-tunes a model: it needs a checkpoint to start from');
     const base = initialModel(init, overrides);
     let trainer: LmTrainer<S, I>;
     try {
@@ -35,4 +34,9 @@ export function lmTrainerFactory<S extends Schema, I>(
       },
     });
   };
+}
+
+function loadCheckpoint(init: Uint8Array | null): TinyLM {
+  if (init === null) throw new Error('this trainer fine-tunes a model: it needs a checkpoint to start from');
+  return loadTinyLM(init);
 }

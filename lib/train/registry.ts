@@ -61,7 +61,7 @@ const ENTRIES = {
     summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator',
     schema: agentSchema,
     presets: agentPresets,
-    checkpoint: 'agent_sft',
+    checkpoint: (config) => (config.init_from === 'base' ? null : 'agent_sft'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     load: () => import('./agent-trainer').then((m) => m.agentFactory),
   }),

@@ -104,7 +104,7 @@ describe('GRPO trainer', () => {
       expect(metrics[name], name).toBeTypeOf('number');
     }
     expect(metrics.kl).toBeUndefined(); // beta = 0: no reference model, no KL (as TRL)
-    const samples = trainer.lastSamples!;
+    const samples = (await trainer.inspect())!;
     expect(samples.groups).toHaveLength(2);
     for (const group of samples.groups) {
       expect(group.completions).toHaveLength(4);

@@ -42,14 +42,22 @@ export function createProgressStore(storage: () => Storage | undefined = browser
     state = next;
     listeners.forEach((listener) => listener());
   };
-  const set = (change: (s: ProgressState) => Partial<ProgressData>) => {
-    publish({ ...state, ...change(state) });
+  type Change = (s: ProgressState) => Partial<ProgressData>;
+  // Changes made before the stored progress is read (a quiz answered while the checks load): shown at once, and
+  // replayed over the stored progress when it arrives. Written then, not before, so they never overwrite it.
+  let early: Change[] = [];
+  const write = () => {
     const { chapters, quizzes, lastVisited } = state;
     try {
       storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, lastVisited }, version: PROGRESS_VERSION }));
     } catch {
       /* quota exceeded or storage disabled: progress stays in memory for this visit */
     }
+  };
+  const set = (change: Change) => {
+    publish({ ...state, ...change(state) });
+    if (hydrated) write();
+    else early.push(change);
   };
 
   const initial: ProgressState = {
@@ -91,8 +99,13 @@ export function createProgressStore(storage: () => Storage | undefined = browser
         // The checks load only when there is something to check (a first visit has nothing stored). Older or
         // foreign shapes are dropped rather than migrated: progress is cheap to rebuild.
         const found = stored === null ? emptyProgress() : (await import('./schema')).parseStoredProgress(stored?.state, stored?.version as number);
+        let next: ProgressState = { ...initial, ...found };
+        for (const change of early) next = { ...next, ...change(next) };
+        const changed = early.length > 0;
+        early = [];
         hydrated = true;
-        publish({ ...state, ...found });
+        publish(next);
+        if (changed) write();
       },
     },
   };

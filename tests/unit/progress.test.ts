@@ -49,6 +49,21 @@ describe('progress store', () => {
     expect(state.lastVisited).toEqual({ slug: 'ppo', at: 2000 });
   });
 
+  it('keeps what was stored and what changed while it was being read (a quiz answered before hydration)', async () => {
+    const storage = new MemoryStorage();
+    (await storeOn(storage)).getState().setCompleted('ppo', true, 1000);
+    const store = createProgressStore(() => storage);
+    const reading = store.persist.rehydrate(); // the checks load asynchronously
+    store.getState().answerQuiz('ch04-clip', 1, false, 2000);
+    expect(store.getState().quizzes['ch04-clip']).toEqual({ choice: 1, correct: false, at: 2000 }); // shown at once
+    expect(JSON.parse(storage.getItem(PROGRESS_STORAGE_KEY)!).state.quizzes).toEqual({}); // not written over the stored progress
+    await reading;
+    for (const state of [store.getState(), (await storeOn(storage)).getState()]) {
+      expect(state.chapters.ppo?.completedAt).toBe(1000);
+      expect(state.quizzes['ch04-clip']).toEqual({ choice: 1, correct: false, at: 2000 });
+    }
+  });
+
   it('can un-complete a chapter', async () => {
     const store = await storeOn(new MemoryStorage());
     store.getState().setCompleted('dpo', true, 10);

@@ -5,6 +5,7 @@ import { formatGoal } from '@/lib/teach/goal';
 import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
 import type { TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
+import { downloadText } from './download';
 import { Markdown } from './Markdown';
 import type { Settings } from './settings';
 import type { AssignmentView } from './useAssignment';
@@ -16,14 +17,6 @@ interface Props {
   /** The current run: its state, backend, settings and history. */
   run: { state: RunState; backend: string | null; settings: Settings; history: LogLine[] };
   requestWeights(): Promise<RunWeights>;
-}
-
-function download(text: string, name: string) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(a.href);
 }
 
 /** An assignment's title, goal, due date and instructions above the lab, and Submit once the run has finished. */
@@ -61,7 +54,7 @@ export function AssignmentBanner({ view, trainer, run, requestWeights }: Props) 
       const text = JSON.stringify(submission);
       if (text.length > MAX_SUBMISSION_BYTES) throw new Error(`the submission would be ${(text.length / 1e6).toFixed(1)} MB, over the ${MAX_SUBMISSION_BYTES / 1e6} MB a grader reads; train fewer steps`);
       const name = submissionFileName(submission);
-      download(text, name);
+      downloadText(text, name, 'application/json');
       setResult({ text: `Downloaded ${name} (${(text.length / 1024).toFixed(0)} KB): hand this file in.`, error: false });
     } catch (error) {
       setResult({ text: `Could not submit: ${(error as Error).message}.`, error: true });

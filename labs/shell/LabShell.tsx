@@ -11,6 +11,7 @@ import { MetricChart, type ChartSpec } from './MetricChart';
 import { RunsSummary, type SummaryColumn } from './RunsSummary';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
+import { downloadText } from './download';
 import { SettingsForm } from './SettingsForm';
 import { useAssignment } from './useAssignment';
 import { useLabWorker, type StepSample } from './useLabWorker';
@@ -169,14 +170,8 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     lab.reset();
   };
 
-  const download = () => {
-    const blob = new Blob([exportRun({ id: 'current', trainer, settings: runSettings.current, history: status.history })], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${trainer}-run-seed${runSettings.current.seed}.json`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  };
+  const download = () =>
+    downloadText(exportRun({ id: 'current', trainer, settings: runSettings.current, history: status.history }), `${trainer}-run-seed${runSettings.current.seed}.json`, 'application/json');
   const upload = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > MAX_FILE_BYTES) {

@@ -72,6 +72,8 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
             runtime.replay(element, early);
           });
         hydrateRoot(element, islandElement(Code, props as object, live), { identifierPrefix: id });
+      }).catch(() => {
+        woken = false; // its code did not arrive (offline): the next click or focus tries again
       });
     };
     const listener = (event: Event) => {

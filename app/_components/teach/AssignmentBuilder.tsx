@@ -2,6 +2,7 @@
 
 import { useMemo, useState, type FormEvent } from 'react';
 import { labNamed, labs } from '@/content/labs';
+import { downloadText } from '@/labs/shell/download';
 import { Markdown } from '@/labs/shell/Markdown';
 import { SettingsForm } from '@/labs/shell/SettingsForm';
 import type { Settings } from '@/labs/shell/settings';
@@ -9,14 +10,6 @@ import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, type AssignmentFil
 import { GOAL_METRICS, GOAL_OPS, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
-
-function downloadJson(text: string, name: string) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(a.href);
-}
 
 /** The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date, instructions. */
 export function AssignmentBuilder() {
@@ -198,7 +191,7 @@ export function AssignmentBuilder() {
             <a href={link} target="_blank" rel="noopener">
               Open it as a student
             </a>{' '}
-            <button type="button" onClick={() => downloadJson(JSON.stringify(made, null, 1), `assignment-${made.id}.json`)}>
+            <button type="button" onClick={() => downloadText(JSON.stringify(made, null, 1), `assignment-${made.id}.json`, 'application/json')}>
               Download the assignment file
             </button>
           </p>

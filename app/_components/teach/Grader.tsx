@@ -6,6 +6,9 @@ import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { formatGoal } from '@/lib/teach/goal';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+import { errorMessage } from '@/lib/errors';
+import { downloadText } from '@/labs/shell/download';
+import { createWorkerRpc, type WorkerRpc } from '../worker-rpc';
 import type { FromGrader, ToGrader } from './grade-protocol';
 
 interface Entry {
@@ -25,19 +28,18 @@ export function Grader() {
   const [problem, setProblem] = useState<string | null>(null);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [dragging, setDragging] = useState(false);
-  const worker = useRef<Worker | null>(null);
+  const grader = useRef<WorkerRpc<Omit<ToGrader, 'id'>, FromGrader> | null>(null);
   const nextId = useRef(0);
 
-  useEffect(() => () => worker.current?.terminate(), []);
+  useEffect(() => () => grader.current?.stop(new Error('the grader was closed')), []);
 
-  const gradeWorker = () => {
-    if (!worker.current) {
-      const w = new Worker(new URL('./grade.worker.ts', import.meta.url), { type: 'module' });
-      w.onmessage = (event: MessageEvent<FromGrader>) => setEntries((all) => all.map((e) => (e.id === event.data.id ? { ...e, row: event.data.row } : e)));
-      w.onerror = (event) => setProblem(`The grading worker crashed: ${event.message || 'unknown error'}. Reload the page to try again.`);
-      worker.current = w;
-    }
-    return worker.current;
+  /** Grades in the worker; a worker that crashes fails its pending files with the reason, and the next file starts a new one. */
+  const grade = (request: Omit<ToGrader, 'id'>) => {
+    grader.current ??= createWorkerRpc(() => new Worker(new URL('./grade.worker.ts', import.meta.url), { type: 'module' }), { name: 'the grading worker' });
+    return grader.current.call(request).then(
+      ({ row }) => row,
+      (error: unknown) => invalidRow(request.name, errorMessage(error)),
+    );
   };
 
   const loadAssignment = async (file: File | undefined) => {
@@ -64,7 +66,7 @@ export function Grader() {
       }
       setEntries((all) => [...all, { id, name: file.name, row: null }]);
       const text = await file.text();
-      gradeWorker().postMessage({ type: 'grade', id, name: file.name, text, assignment } satisfies ToGrader);
+      void grade({ type: 'grade', name: file.name, text, assignment }).then((row) => setEntries((all) => all.map((e) => (e.id === id ? { ...e, row } : e))));
     }
   };
 
@@ -77,13 +79,7 @@ export function Grader() {
   const done = entries.filter((e) => e.row !== null);
   const rows = flagSharedWeights(done.map((e) => e.row!));
   const rowOf = new Map(done.map((e, i) => [e.id, rows[i]]));
-  const exportCsv = () => {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([gradesCsv(rows)], { type: 'text/csv' }));
-    a.download = `grades-${assignment?.id ?? 'assignment'}.csv`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  };
+  const exportCsv = () => downloadText(gradesCsv(rows), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
 
   return (
     <div className="grader">

@@ -42,7 +42,12 @@ export function DistDemoClient() {
           }
         });
       };
-      w.onerror = (e) => setS((cur) => ({ ...cur, status: 'failed', error: `The worker crashed: ${e.message || 'unknown error'}` }));
+      w.onerror = (e) => {
+        // A dead worker answers nothing: drop it, so the next run starts a new one.
+        w.terminate();
+        if (worker.current === w) worker.current = null;
+        setS((cur) => ({ ...cur, status: 'failed', current: null, error: `The worker crashed: ${e.message || 'unknown error'}` }));
+      };
       worker.current = w;
     }
     setS((cur) => ({ ...cur, status: 'running', results: {}, error: null }));
@@ -56,7 +61,7 @@ export function DistDemoClient() {
       </h3>
       <p className="widget-hint">
         The course’s tiny LM (27.6k parameters, float32) on the arithmetic task, with simulated workers and devices. It runs in a Web Worker and loads
-        TensorFlow.js (about 230 KB) only when you press the button.
+        TensorFlow.js only when you press the button.
       </p>
       <button type="button" className="dist-run" onClick={run} disabled={s.status === 'running'}>
         {s.status === 'running' ? 'Running…' : s.status === 'idle' ? 'Run the three demonstrations' : 'Run again'}

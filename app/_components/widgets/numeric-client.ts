@@ -2,7 +2,7 @@
 // (numeric.worker.ts), so the page itself never loads tfjs. The worker starts on the first call (a
 // reader's first edit), once per page; the build-time result is in the HTML until then.
 import type { Args, FromNumeric, NumericFace, NumericFn, Result, ToNumeric } from './numeric-protocol';
-import { createWorkerRpc } from './worker-rpc';
+import { createWorkerRpc } from '../worker-rpc';
 
 /** The worker could not start, or died: pending calls fail with it, and the next call starts a new one. */
 export class NumericWorkerError extends Error {}

@@ -2,7 +2,7 @@
 // resolves with π_θ(· | s_t). The worker, and with it tfjs and the checkpoint, starts on the first call only.
 import type { BackendName } from '@/lib/tf/names';
 import type { FromPolicy, ToPolicy } from './policy-protocol';
-import { createWorkerRpc } from './worker-rpc';
+import { createWorkerRpc } from '../worker-rpc';
 
 export interface PolicyAnswer {
   probs: Float32Array;

@@ -1,7 +1,7 @@
 // Request/answer calls to a Web Worker that starts on the first call: each request carries an id, and the worker's
 // message with that id settles it, either with the message or with its `error`. A worker that cannot start, or that
 // dies, fails every pending call with `workerError`, and the next call starts a new one. Shared by the chapter
-// widgets' numeric worker and the MDP stepper's policy worker; it imports nothing, so a page loads no tfjs with it.
+// widgets' numeric worker, the MDP stepper's policy worker and the grader's worker; it imports nothing, so a page loads no tfjs with it.
 
 type Answer = { id: number } & ({ error: string } | object);
 type Pending<A> = { resolve: (answer: A) => void; reject: (error: Error) => void };

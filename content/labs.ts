@@ -14,6 +14,8 @@ export interface LabEntry {
   /** The chapter that teaches what the lab trains. */
   chapter: string;
   trainer: TrainerName;
+  /** The presets its menu offers, the first selected at the start; by default all of its trainer's. */
+  presets?: readonly string[];
 }
 
 export const labs = [
@@ -30,6 +32,8 @@ export const labs = [
     summary: 'Fine-tune the addition model on subtraction with full fine-tuning or LoRA at rank 1 to 16: compare accuracy, forgetting, trainable parameters and optimizer memory, see the rank of each update, merge the adapter and export it.',
     chapter: 'sft-lora',
     trainer: 'sft',
+    // The SFT trainer's other presets train other tasks (addition from the untrained model): not this lab's.
+    presets: ['lora_r4', 'lora_r1', 'lora_r16', 'lora_r16_rslora', 'full_ft', 'full_ft_replay'],
   },
   {
     slug: 'grpo',
@@ -54,9 +58,12 @@ export const labs = [
   },
 ] as const satisfies readonly LabEntry[];
 
-export type LabSlug = (typeof labs)[number]['slug'];
-
 /** The lab called `slug`, or undefined. */
 export function labNamed(slug: string): LabEntry | undefined {
   return labs.find((lab) => lab.slug === slug);
+}
+
+/** The presets a lab's menu offers, in order (its trainer's `presets` table gives all of them). */
+export function labPresets(lab: LabEntry, trainerPresets: Readonly<Record<string, unknown>>): string[] {
+  return lab.presets ? [...lab.presets] : Object.keys(trainerPresets);
 }

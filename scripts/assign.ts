@@ -1,5 +1,5 @@
 /**
- * npm run assign -- <lab> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>"
+ * npm run assign -- <lab> [--preset NAME (default: the lab's first)] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>"
  *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]
  *
  * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr. Keep the
@@ -7,7 +7,7 @@
  * stderr and exit code 2.
  */
 import fs from 'node:fs';
-import { labNamed, labs } from '@/content/labs';
+import { labNamed, labPresets, labs } from '@/content/labs';
 import { assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
@@ -22,7 +22,7 @@ async function main(argv: string[]) {
   const { values, positionals } = parseFlags(
     argv,
     {
-      preset: { type: 'string', default: 'default' },
+      preset: { type: 'string' },
       lock: { type: 'string', multiple: true, default: [] },
       set: { type: 'string', multiple: true, default: [] },
       goal: { type: 'string' },
@@ -43,7 +43,9 @@ async function main(argv: string[]) {
   const lab = labNamed(positionals[0]); // compares slugs: "__proto__" names nothing
   if (!lab) throw new UsageError(`unknown lab ${JSON.stringify(positionals[0])}: name a lab: ${LABS}`);
   const { schema, presets } = trainerSettings(lab.trainer);
-  if (!ownEntry(presets, values.preset!)) throw new UsageError(`unknown preset ${JSON.stringify(values.preset)} for ${lab.trainer} (known: ${Object.keys(presets).join(', ')})`);
+  const offered = labPresets(lab, presets);
+  const presetName = values.preset ?? offered[0]; // the lab's own first preset, as its page starts
+  if (!offered.includes(presetName)) throw new UsageError(`unknown preset ${JSON.stringify(presetName)} for the ${lab.slug} lab (offered: ${offered.join(', ')})`);
   const overrides: Record<string, number | string | boolean> = {};
   for (const assignment of values.set!) {
     const [key, value] = parseAssignment(schema, assignment);
@@ -65,12 +67,12 @@ async function main(argv: string[]) {
       throw new UsageError(`cannot read ${values.instructions}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  resolve(schema, { ...presets[values.preset!].overrides, ...overrides }); // every value in range, with its field named
+  resolve(schema, { ...ownEntry(presets, presetName)!.overrides, ...overrides }); // every value in range, with its field named
   const file = await createAssignment({
     lab: lab.slug,
     trainer: lab.trainer,
     title: values.title!,
-    preset: values.preset!,
+    preset: presetName,
     overrides,
     locked,
     goal,

@@ -1,11 +1,12 @@
 'use client';
 
+import { labNamed } from '@/content/labs';
 import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { SpectrumPanel } from './SpectrumPanel';
 
 const LORA_LAB: LabDefinition<'sft'> = {
   trainer: 'sft',
-  presets: ['lora_r4', 'lora_r1', 'lora_r16', 'lora_r16_rslora', 'full_ft', 'full_ft_replay'],
+  presets: labNamed('lora')!.presets,
   fields: ['use_peft', 'r', 'lora_alpha', 'use_rslora', 'target_modules', 'learning_rate', 'replay_fraction', 'max_steps', 'eval_steps', 'per_device_train_batch_size', 'seed'],
   charts: [
     { title: 'New task: held-out subtraction accuracy', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1] },

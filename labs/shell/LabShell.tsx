@@ -27,7 +27,7 @@ export interface LabDefinition<N extends TrainerName> {
   /** The metric the status line reports after each evaluation, e.g. ['eval/accuracy', 'held-out accuracy', true]. */
   evalMetric: [name: string, label: string, percent: boolean];
   /** The presets this lab offers (default: all of the trainer's), the first being where the lab starts. */
-  presets?: string[];
+  presets?: readonly string[];
   /**
    * Presets to run one after another on the same seed, each kept on the charts (e.g. GRPO's variants), with the
    * columns of the table that compares them.

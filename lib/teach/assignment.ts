@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { configProblem, ownEntry, presetSettings, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
 
@@ -122,8 +123,11 @@ export interface AssignmentInput {
 /** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
 export async function createAssignment(input: AssignmentInput, now = new Date()): Promise<AssignmentFile> {
   const { schema, presets } = trainerSettings(input.trainer);
-  const preset = ownEntry(presets, input.preset);
-  if (!preset) throw new AssignmentError(`preset: unknown preset ${quoteInput(input.preset)} for ${input.trainer}`);
+  const lab = labNamed(input.lab);
+  if (!lab || lab.trainer !== input.trainer) throw new AssignmentError(`lab: no lab ${quoteInput(input.lab)} trains with ${input.trainer}`);
+  const offered = labPresets(lab, presets);
+  const preset = offered.includes(input.preset) ? ownEntry(presets, input.preset) : undefined;
+  if (!preset) throw new AssignmentError(`preset: unknown preset ${quoteInput(input.preset)} for the ${lab.slug} lab (offered: ${offered.join(', ')})`);
   const settings = { ...presetSettings(schema, preset), ...input.overrides };
   let due: string | null = null;
   if (input.due) {

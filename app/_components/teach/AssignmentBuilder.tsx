@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState, type FormEvent } from 'react';
-import { labNamed, labs } from '@/content/labs';
+import { labNamed, labPresets, labs } from '@/content/labs';
 import { downloadText } from '@/labs/shell/download';
 import { Markdown } from '@/labs/shell/Markdown';
 import { SettingsForm } from '@/labs/shell/SettingsForm';
@@ -14,10 +14,12 @@ import { trainerSettings } from '@/lib/train/registry';
 /** The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date, instructions. */
 export function AssignmentBuilder() {
   const [slug, setSlug] = useState<string>(labs[0].slug);
-  const trainer = labNamed(slug)!.trainer;
+  const lab = labNamed(slug)!;
+  const trainer = lab.trainer;
   const { schema, presets } = trainerSettings(trainer);
-  const [preset, setPreset] = useState('default');
-  const [settings, setSettings] = useState<Settings>(() => presetSettings(schema, presets.default));
+  const offered = labPresets(lab, presets);
+  const [preset, setPreset] = useState(offered[0]);
+  const [settings, setSettings] = useState<Settings>(() => presetSettings(schema, ownEntry(presets, offered[0])));
   const [locked, setLocked] = useState<Set<string>>(new Set());
   const [title, setTitle] = useState('');
   const [metric, setMetric] = useState(GOAL_METRICS[trainer][0]);
@@ -31,11 +33,13 @@ export function AssignmentBuilder() {
   const fields = useMemo(() => Object.keys(schema), [schema]);
 
   const chooseLab = (next: string) => {
-    const t = labNamed(next)!.trainer;
+    const nextLab = labNamed(next)!;
+    const t = nextLab.trainer;
     const s = trainerSettings(t);
+    const first = labPresets(nextLab, s.presets)[0];
     setSlug(next);
-    setPreset('default');
-    setSettings(presetSettings(s.schema, s.presets.default));
+    setPreset(first);
+    setSettings(presetSettings(s.schema, ownEntry(s.presets, first)));
     setLocked(new Set());
     setMetric(GOAL_METRICS[t][0]);
     setMade(null);
@@ -94,7 +98,7 @@ export function AssignmentBuilder() {
           <label>
             Preset{' '}
             <select value={preset} onChange={(e) => choosePreset(e.target.value)}>
-              {Object.keys(presets).map((name) => (
+              {offered.map((name) => (
                 <option key={name} value={name}>
                   {name}
                 </option>

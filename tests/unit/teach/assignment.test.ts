@@ -77,7 +77,14 @@ describe('assignments', () => {
   it('accept a goal on the old task only where the lab measures it (the LoRA lab’s forgetting)', async () => {
     const lora = { ...GRPO_INPUT, lab: 'lora', trainer: 'sft' as const, preset: 'lora_r4', locked: [], overrides: {}, goal: parseGoal('eval/old_task_accuracy >= 0.8', 'sft') };
     expect((await createAssignment(lora)).goal.metric).toBe('eval/old_task_accuracy');
-    await expect(createAssignment({ ...lora, preset: 'default' })).rejects.toThrow(/eval\/old_task_accuracy is measured only with init_from addition_sft/);
+    await expect(createAssignment({ ...lora, overrides: { init_from: 'base' } })).rejects.toThrow(/eval\/old_task_accuracy is measured only with init_from addition_sft/);
+  });
+
+  it('offer only the presets the lab’s own menu offers (the SFT trainer’s "default" trains another task)', async () => {
+    const lora = { ...GRPO_INPUT, lab: 'lora', trainer: 'sft' as const, locked: [], overrides: {}, goal: parseGoal('eval/accuracy >= 0.8', 'sft') };
+    await expect(createAssignment({ ...lora, preset: 'default' })).rejects.toThrow(/unknown preset "default" for the lora lab \(offered: lora_r4, /);
+    await expect(createAssignment({ ...lora, preset: 'full_ft' })).resolves.toMatchObject({ preset: 'full_ft' });
+    await expect(createAssignment({ ...GRPO_INPUT, lab: 'lora' })).rejects.toThrow(/no lab "lora" trains with grpo/);
   });
 
   it('refuse hostile files and links with a reason, never a crash', async () => {

@@ -85,6 +85,7 @@ describe('assign, train --submit, grade', () => {
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--lock', 'beta,bogus'], /--lock: unknown field "bogus"/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--set', 'beta=99'], /beta must be in \[0, 10\]/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--preset', 'toString'], /unknown preset "toString"/],
+      ['assign', ['lora', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--preset', 'default'], /unknown preset "default" for the lora lab \(offered: lora_r4/],
       ['assign', ['grpo', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--due', 'someday'], /due: not a date/],
       ['assign', ['lora', '--goal', 'eval/accuracy >= 1', '--eval-seed', '1', '--instructions', at('none.md')], /cannot read .*none\.md: ENOENT/],
       ['train', ['grpo', '--assignment', a, '--set', 'beta=0.1'], /beta is locked by the assignment at 0: --set beta=0.1 would change it to 0.1/],

@@ -4,12 +4,20 @@
  * Runs every claim of scripts/claims/catalog.ts (each a seeded run on wasm) and prints one line per claim, holds or
  * fails with its figures, then a closing count. Exits non-zero if any claim fails.
  */
-import { parseArgs } from 'node:util';
 import { selectBackend } from '@/lib/tf/backend';
 import { CLAIMS } from './claims/catalog';
 import { runClaims } from './claims/run';
+import { parseFlags, UsageError } from './cli';
 
-const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
+const USAGE = 'usage: npm run claims [-- --fast] [--only id,id]';
+let values;
+try {
+  ({ values } = parseFlags(process.argv.slice(2), { fast: { type: 'boolean', default: false }, only: { type: 'string' } }, USAGE));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`claims: ${error.message}`);
+  process.exit(2);
+}
 const only = values.only?.split(',').map((s) => s.trim());
 const unknown = only?.filter((id) => !CLAIMS.some((c) => c.id === id)) ?? [];
 if (unknown.length > 0) {

@@ -39,7 +39,7 @@ export const agentPresets = {
   no_tool: { description: 'The same run with the calculator switched off: the ceiling without tools, about 22% (the times-table facts, and almost no hard product).', overrides: { use_tools: false } },
   from_base: { description: 'GRPO from the untrained model, no SFT: no episode earns a reward, every group has the same score, and nothing is learned (accuracy stays 0).', overrides: { init_from: 'base' } },
   train_on_observations: {
-    description: 'The masking bug: the loss includes the calculator’s tokens. Their log-probability under the policy climbs (−10 to −3 nats per token), and after ~100 steps, when no calculator answers, the model writes "=<number>" after its call itself in about half the episodes.',
+    description: 'The masking bug: the loss includes the calculator’s tokens. Their log-probability under the policy climbs (−10 to −3 nats per token), and from about step 100, when no calculator answers, the model writes "=<number>" after its call itself in 35–52% of the episodes (200 steps).',
     overrides: { train_on_tool_results: true, max_steps: 200, eval_steps: 25 },
   },
   tool_cost: {

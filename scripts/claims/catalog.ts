@@ -141,12 +141,12 @@ export const CLAIMS: Claim[] = [
   },
   {
     id: 'grpo-lr-too-high',
-    text: 'A learning rate of 1e-3 ends below the SFT model’s 27.5% and below the default run.',
-    where: 'grpo preset lr_too_high',
-    runs: { high: grpo(40, {}, 'lr_too_high'), base: grpo(40) },
+    text: 'A learning rate of 1e-3 is below the SFT model’s 27.5% within 10 steps, and ends below it and below the default run.',
+    where: 'grpo preset lr_too_high; chapters 6 and 7',
+    runs: { high: { ...grpo(40, {}, 'lr_too_high'), evalEvery: 10 }, base: grpo(40) },
     check: ({ high, base }) => {
-      const [h, b] = [last(high)['eval/accuracy'], last(base)['eval/accuracy']];
-      return { holds: h < 0.275 && h < b, figure: `${pct(h)} at lr 1e-3 vs ${pct(b)} at the default, step 40` };
+      const [h10, h, b] = [evalAt(high, 10)['eval/accuracy'], last(high)['eval/accuracy'], last(base)['eval/accuracy']];
+      return { holds: h10 < 0.275 && h < 0.275 && h < b, figure: `${pct(h10)} at step 10 and ${pct(h)} at step 40 at lr 1e-3, vs ${pct(b)} at the default` };
     },
   },
   {
@@ -171,15 +171,34 @@ export const CLAIMS: Claim[] = [
     },
   },
   {
+    id: 'dpo-default-peaks-early',
+    text: 'Held-out accuracy rises from 27.5% to 41.5% after 20 steps, then falls back to 32.5% at step 40 and 22% at step 60 while the reward margins keep growing.',
+    where: 'dpo preset default; chapter 5',
+    runs: { run: { trainer: 'dpo', steps: 60, evalEvery: 20 } },
+    check: ({ run }) => {
+      const a = [0, 20, 40, 60].map((step) => evalAt(run, step)['eval/accuracy']);
+      const printed = [0.275, 0.415, 0.325, 0.22];
+      const [m0, m1] = [mean(firstSteps(run, 10), 'rewards/margins'), mean(run, 'rewards/margins', 10)];
+      return {
+        holds: a.every((x, i) => Math.abs(x - printed[i]) < 0.001) && m1 > m0,
+        figure: `held-out ${a.map(pct).join(' → ')} at steps 0, 20, 40, 60; mean margin ${f(m0, 2)} (first 10 steps) → ${f(m1, 2)} (last 10)`,
+      };
+    },
+  },
+  {
     id: 'dpo-lr-too-high',
-    text: 'At a learning rate 10× too high, reward accuracy stays high while the chosen log-probs fall and held-out accuracy collapses.',
+    text: 'At a learning rate 10× too high, reward accuracy stays high while the chosen and rejected log-probs fall and held-out accuracy collapses (below 10%).',
     where: 'dpo preset lr_too_high; chapter 5',
     runs: { run: { trainer: 'dpo', preset: 'lr_too_high', steps: 40, evalEvery: 40 } },
     check: ({ run }) => {
       const [c0, c1] = [mean(firstSteps(run, 4), 'logps/chosen'), mean(run, 'logps/chosen', 4)];
+      const [r0, r1] = [mean(firstSteps(run, 4), 'logps/rejected'), mean(run, 'logps/rejected', 4)];
       const acc = mean(run, 'rewards/accuracies', 4);
       const [h0, h1] = [evalAt(run, 0)['eval/accuracy'], last(run)['eval/accuracy']];
-      return { holds: c1 < c0 && acc > 0.8 && h1 < h0, figure: `logps/chosen ${f(c0, 2)} → ${f(c1, 2)}; reward accuracy ${pct(acc)}; held-out ${pct(h0)} → ${pct(h1)}` };
+      return {
+        holds: c1 < c0 && r1 < r0 && acc > 0.8 && h1 < 0.1,
+        figure: `logps/chosen ${f(c0, 2)} → ${f(c1, 2)}; logps/rejected ${f(r0, 2)} → ${f(r1, 2)}; reward accuracy ${pct(acc)}; held-out ${pct(h0)} → ${pct(h1)}`,
+      };
     },
   },
   {
@@ -216,12 +235,12 @@ export const CLAIMS: Claim[] = [
   },
   {
     id: 'ppo-default-solves-the-grid',
-    text: 'The defaults solve the 5×5 map within 20 updates (greedy return ≥ 0.9).',
+    text: 'The defaults solve the 5×5 map within about 6–10 updates (greedy return ≥ 0.9).',
     where: 'ppo preset default; chapter 4',
     runs: { run: { trainer: 'ppo', steps: 20, evalEvery: 2 } },
     check: ({ run }) => {
       const solved = evals(run).find((l) => l.metrics['eval/return'] >= 0.9);
-      return { holds: solved !== undefined, figure: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
+      return { holds: solved !== undefined && solved.step <= 10, figure: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
     },
   },
   {
@@ -245,12 +264,12 @@ export const CLAIMS: Claim[] = [
   },
   {
     id: 'ppo-pocket-is-found',
-    text: 'In the pocket map the greedy policy reaches the goal within about 10 updates with 5× the entropy bonus, and the default bonus gets there too on this seed.',
+    text: 'In the pocket map the greedy policy reaches the goal within about 10 updates with 5× the entropy bonus, and the default bonus gets there too on this seed, two updates later.',
     where: 'ppo preset pocket',
     runs: { bonus: { trainer: 'ppo', preset: 'pocket', steps: 20, evalEvery: 2 }, plain: { trainer: 'ppo', preset: 'pocket', overrides: { ent_coef: 0.01 }, steps: 20, evalEvery: 2 } },
     check: ({ bonus, plain }) => {
       const first = (h: LogLine[]) => evals(h).find((l) => l.metrics['eval/return'] > 0.9)?.step ?? Infinity;
-      return { holds: first(bonus) <= 12 && first(plain) <= 20, figure: `goal first reached at update ${first(bonus)} (ent_coef 0.05) and ${first(plain)} (0.01)` };
+      return { holds: first(bonus) <= 12 && first(plain) - first(bonus) === 2, figure: `goal first reached at update ${first(bonus)} (ent_coef 0.05) and ${first(plain)} (0.01)` };
     },
   },
   {
@@ -289,23 +308,33 @@ export const CLAIMS: Claim[] = [
   },
   {
     id: 'agent-masking-bug',
-    text: 'Training on the calculator’s tokens raises their log-probability under the policy and, after ~100 steps, the model writes tool results itself when no calculator answers.',
+    text: 'Training on the calculator’s tokens raises their log-probability under the policy from about −10 to about −3 nats over 200 steps and, from about step 100, the model writes tool results itself in 35–52% of episodes when no calculator answers.',
     where: 'agent preset train_on_observations; chapter 1',
-    runs: { run: { trainer: 'agent', preset: 'train_on_observations', steps: 100, evalEvery: 50 } },
+    runs: { run: { trainer: 'agent', preset: 'train_on_observations', steps: 200, evalEvery: 50 } },
     check: ({ run }) => {
       const lp = series(run, 'observations/mean_logprob');
-      const fab = last(run)['eval/fabricated_result_rate'];
-      return { holds: lp.at(-1)! - lp[0] > 4 && fab > 0.2, figure: `observations/mean_logprob ${f(lp[0], 1)} → ${f(lp.at(-1)!, 1)}; fabricated results in ${pct(fab)} of episodes` };
+      const fab = [100, 150, 200].map((step) => evalAt(run, step)['eval/fabricated_result_rate']);
+      return {
+        holds: lp[0] < -9 && lp[0] > -11 && lp.at(-1)! > -3.5 && lp.at(-1)! < -2.5 && fab.every((x) => x >= 0.35 && x <= 0.52),
+        figure: `observations/mean_logprob ${f(lp[0], 1)} → ${f(lp.at(-1)!, 1)}; fabricated results at steps 100, 150, 200: ${fab.map(pct).join(', ')}`,
+      };
     },
   },
   {
     id: 'agent-tool-cost',
-    text: 'A call that costs more than a right answer earns stops paying: the agent stops calling and accuracy falls to the no-tool level.',
+    text: 'A call that costs more than a right answer earns stops paying: the agent stops calling and accuracy falls to the no-tool level. At a cost of 0.1 calls still pay: it calls on every problem and reaches 98%.',
     where: 'agent preset tool_cost; chapter 1',
-    runs: { run: { trainer: 'agent', preset: 'tool_cost', steps: 20, evalEvery: 20 } },
-    check: ({ run }) => {
-      const m = last(run);
-      return { holds: m['eval/tool_call_rate'] === 0 && m['eval/accuracy'] < 0.3, figure: `call rate ${pct(m['eval/tool_call_rate'])}, accuracy ${pct(m['eval/accuracy'])} at step 20` };
+    runs: {
+      run: { trainer: 'agent', preset: 'tool_cost', steps: 20, evalEvery: 20 },
+      noTool: { trainer: 'agent', preset: 'no_tool', steps: 30, evalEvery: 30 },
+      cheap: { trainer: 'agent', overrides: { reward_weight_tool_cost: 0.1 }, steps: 10, evalEvery: 10 },
+    },
+    check: ({ run, noTool, cheap }) => {
+      const [m, n, c] = [last(run), last(noTool), last(cheap)];
+      return {
+        holds: m['eval/tool_call_rate'] === 0 && Math.abs(m['eval/accuracy'] - n['eval/accuracy']) < 0.05 && c['eval/tool_call_rate'] === 1 && c['eval/accuracy'] >= 0.975,
+        figure: `cost 1.5: call rate ${pct(m['eval/tool_call_rate'])}, accuracy ${pct(m['eval/accuracy'])} at step 20 (no tool: ${pct(n['eval/accuracy'])}); cost 0.1: call rate ${pct(c['eval/tool_call_rate'])}, accuracy ${pct(c['eval/accuracy'])} at step 10`,
+      };
     },
   },
   {
@@ -320,11 +349,12 @@ export const CLAIMS: Claim[] = [
     },
     check: ({ full, r1, r4, replay }) => {
       const [f1, one, l1, rp] = [last(full), last(r1), last(r4), last(replay)];
+      const share = l1.trainable_params / f1.trainable_params;
       return {
         holds:
-          f1['eval/accuracy'] - l1['eval/accuracy'] < 0.1 && one['eval/accuracy'] < l1['eval/accuracy'] - 0.3 &&
-          f1['eval/old_task_accuracy'] < 0.06 && l1['eval/old_task_accuracy'] < 0.06 && rp['eval/old_task_accuracy'] > 0.6,
-        figure: `subtraction ${pct(f1['eval/accuracy'])} (full), ${pct(l1['eval/accuracy'])} (r = 4), ${pct(one['eval/accuracy'])} (r = 1); addition kept ${pct(f1['eval/old_task_accuracy'])} (full), ${pct(l1['eval/old_task_accuracy'])} (r = 4), ${pct(rp['eval/old_task_accuracy'])} (full with replay)`,
+          f1['eval/accuracy'] - l1['eval/accuracy'] < 0.1 && one['eval/accuracy'] < l1['eval/accuracy'] - 0.3 && share < 0.16 &&
+          f1['eval/old_task_accuracy'] < 0.06 && l1['eval/old_task_accuracy'] < 0.06 && one['eval/old_task_accuracy'] < 0.06 && rp['eval/old_task_accuracy'] > 0.6,
+        figure: `r = 4 trains ${pct(share)} of the parameters; subtraction ${pct(f1['eval/accuracy'])} (full), ${pct(l1['eval/accuracy'])} (r = 4), ${pct(one['eval/accuracy'])} (r = 1); addition kept ${pct(f1['eval/old_task_accuracy'])} (full), ${pct(l1['eval/old_task_accuracy'])} (r = 4), ${pct(one['eval/old_task_accuracy'])} (r = 1), ${pct(rp['eval/old_task_accuracy'])} (full with replay)`,
       };
     },
   },
@@ -334,8 +364,9 @@ export const CLAIMS: Claim[] = [
     where: 'sft presets lora_r4, lora_r16, lora_r16_rslora; chapter 2',
     runs: {
       r4: { trainer: 'sft', preset: 'lora_r4', steps: 300, evalEvery: 100 },
-      r16: { trainer: 'sft', preset: 'lora_r16', steps: 300, evalEvery: 100 },
-      rs16: { trainer: 'sft', preset: 'lora_r16_rslora', steps: 300, evalEvery: 100 },
+      // Only step 100 is read: these stop there (r4 is the run the claim above made, from its cache).
+      r16: { trainer: 'sft', preset: 'lora_r16', steps: 100, evalEvery: 100 },
+      rs16: { trainer: 'sft', preset: 'lora_r16_rslora', steps: 100, evalEvery: 100 },
     },
     check: ({ r4, r16, rs16 }) => {
       const a = [r4, r16, rs16].map((h) => evalAt(h, 100)['eval/accuracy']);

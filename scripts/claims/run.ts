@@ -32,8 +32,10 @@ export interface ClaimResult extends Verdict {
   seconds: number;
 }
 
+/** Runs by their settings, for the whole process: claims that share a run (here or in another runClaims call) train it once. */
+const cache = new Map<string, Promise<LogLine[]>>();
+
 export async function runClaims(claims: Claim[], onResult?: (result: ClaimResult) => void): Promise<ClaimResult[]> {
-  const cache = new Map<string, Promise<LogLine[]>>();
   const results: ClaimResult[] = [];
   for (const claim of claims) {
     const started = performance.now();

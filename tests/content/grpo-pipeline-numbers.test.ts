@@ -3,7 +3,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { zeroMemory } from '@/lib/dist/zero';
 import * as rl from '@/lib/rl/index';
+import { tinyLMWeightShapes } from '@/lib/models/shapes';
 import { grpoSchema } from '@/lib/train/grpo-config';
+import { createLabTask, labModelConfig } from '@/lib/train/lab-setup';
 import { expectPrinted } from './printed-numbers';
 
 // Chapters 6 and 7 print advantages, KL estimates, loss weights, ratios and evaluation arithmetic; each is
@@ -117,12 +119,15 @@ describe('chapter 7: the pipeline’s arithmetic', () => {
   it('the standard error of 200 held-out problems, and the batch of the TRL run', () => {
     expectPrinted(pipeline, 'about $\\sqrt{0.5 \\times 0.5 / 200} \\approx 3.5$ points', [0.5, 0.5, 200, 100 * Math.sqrt(0.25 / 200)]);
     expect(pipeline).toContain(`gradient_accumulation_steps=4,      # ${16 * 4} completions per step: ${(16 * 4) / 8} prompts x 8 generations`);
-    expect(grpoSchema.eval_samples.default).toBe(200);
+    expectPrinted(pipeline, '$\\sqrt{0.5 \\times 0.5 / 200}', [0.5, 0.5, grpoSchema.eval_samples.default]); // the lab's held-out set
   });
 
-  it('the lab model against Qwen2.5-0.5B', () => {
-    const lab = 27.6e3;
+  it('the lab model against Qwen2.5-0.5B, and its size wherever a chapter prints it', () => {
+    const lab = [...tinyLMWeightShapes(labModelConfig(createLabTask())).values()].reduce((sum, shape) => sum + shape.reduce((a, b) => a * b, 1), 0);
     const qwen = 0.49e9;
+    expectPrinted(grpo, 'a 27.6k-parameter, 2-layer transformer', [lab / 1e3, 2]);
+    expectPrinted(fs.readFileSync('content/chapters/05-dpo.mdx', 'utf8'), 'a 27.6k-parameter transformer', [lab / 1e3]);
+    expectPrinted(fs.readFileSync('content/chapters/02-sft-lora.mdx', 'utf8'), 'the course\'s 27,606-parameter transformer', [lab]);
     expectPrinted(pipeline, 'about 18,000 times fewer parameters than Qwen2.5-0.5B (27.6k against 0.49 billion)', [_, _, _, lab / 1e3, qwen / 1e9]);
     expect(Math.abs(qwen / lab / 18000 - 1)).toBeLessThan(0.05);
   });

@@ -2,7 +2,12 @@ import { expect } from 'vitest';
 
 /** The numbers written in a snippet of prose or KaTeX, in order (a Unicode minus counts as a sign). */
 export function numbersIn(snippet: string): number[] {
-  return [...snippet.replace(/−/g, '-').matchAll(/-?\d+(?:,\d{3})*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/,/g, '')));
+  return [...plain(snippet).matchAll(/-?\d+(?:,\d{3})*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/,/g, '')));
+}
+
+/** A Unicode minus as a sign, and KaTeX's thousands separator {,} as a comma. */
+function plain(snippet: string): string {
+  return snippet.replace(/−/g, '-').replace(/\{,\}/g, ',');
 }
 
 function decimals(written: string): number {
@@ -15,7 +20,7 @@ function decimals(written: string): number {
  */
 export function expectPrinted(source: string, snippet: string, values: (number | null)[]): void {
   expect(source, 'the chapter no longer prints this').toContain(snippet);
-  const written = [...snippet.replace(/−/g, '-').matchAll(/-?\d+(?:,\d{3})*(?:\.\d+)?/g)].map((m) => m[0].replace(/,/g, ''));
+  const written = [...plain(snippet).matchAll(/-?\d+(?:,\d{3})*(?:\.\d+)?/g)].map((m) => m[0].replace(/,/g, ''));
   expect(written.length, `numbers in "${snippet}"`).toBe(values.length);
   written.forEach((w, i) => {
     const value = values[i];

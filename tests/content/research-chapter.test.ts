@@ -4,6 +4,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '@/lib/content/chapters';
 import * as rl from '@/lib/rl/index';
+import { softOverlongPunishment } from '@/lib/tasks/rewards';
+import { expectPrinted } from './printed-numbers';
 
 // Chapter 8 prints numbers it derives; this file recomputes each one (with the course's core where it has
 // the function) and checks the chapter says what the computation gives.
@@ -40,12 +42,11 @@ describe('chapter 8 as written', () => {
 
 describe('clip-higher numbers', () => {
   it('prints where a rare token loses its gradient, and which tokens never do', () => {
-    expect(fixed(0.01 * 1.2, 3)).toBe('0.012');
-    expect(fixed(0.01 * 1.28, 4)).toBe('0.0128');
-    expect(fixed(0.9 * 1.2, 2)).toBe('1.08');
-    expect(fixed(1 / 1.2, 3)).toBe('0.833');
-    expect(fixed(1 / 1.28, 3)).toBe('0.781');
-    for (const s of ['$0.012$', '$0.0128$', '$1.08$', '\\approx 0.833', '1/1.28 \\approx 0.781']) expect(source).toContain(s);
+    const [epsHigh, dapoHigh, rare, liked] = [0.2, 0.28, 0.01, 0.9]; // the chapter's settings and tokens
+    expectPrinted(source, 'reaches $0.0128$ rather than $0.012$', [rare * (1 + dapoHigh), rare * (1 + epsHigh)]);
+    expectPrinted(source, 'would need a probability of $1.08$ to reach $\\rho = 1.2$', [liked * (1 + epsHigh), 1 + epsHigh]);
+    expectPrinted(source, '\\approx 0.833', [1 / (1 + epsHigh)]);
+    expectPrinted(source, '1/1.28 \\approx 0.781', [null, 1 + dapoHigh, 1 / (1 + dapoHigh)]);
   });
 
   it('matches the core: a positive-advantage token loses its gradient past 1 + epsilon_high, and only then', () => {
@@ -72,14 +73,11 @@ describe('clip-higher numbers', () => {
 });
 
 describe('DAPO, Dr. GRPO and VAPO numbers', () => {
-  it('soft overlong punishment with L_max 20480 and L_cache 4096', () => {
-    const penalty = (len: number, max = 20480, cache = 4096) =>
-      len <= max - cache ? 0 : len <= max ? (max - cache - len) / cache : -1;
-    expect(20480 - 4096).toBe(16384);
-    expect(penalty(18432)).toBe(-0.5);
-    expect(penalty(19456)).toBe(-0.75);
-    expect(source).toContain('$(16{,}384 - 18{,}432)/4{,}096 = -0.5$');
-    expect(source).toContain('$-3{,}072 / 4{,}096 = -0.75$');
+  it('soft overlong punishment with L_max 20480 and L_cache 4096, as the core computes it', () => {
+    const [max, cache] = [20480, 4096];
+    const penalty = (length: number) => softOverlongPunishment(max, cache)([''], { lengths: [length] })[0];
+    expectPrinted(source, '$(16{,}384 - 18{,}432)/4{,}096 = -0.5$', [max - cache, 18432, cache, penalty(18432)]);
+    expectPrinted(source, '$-3{,}072 / 4{,}096 = -0.75$', [max - cache - 19456, cache, penalty(19456)]);
   });
 
   it('length bias: under the per-sequence mean a 1,000-token answer gets a tenth of the per-token push of a 100-token one', () => {
@@ -117,8 +115,8 @@ describe('DAPO, Dr. GRPO and VAPO numbers', () => {
   });
 
   it('DeepSeek-R1: 8,192 outputs in 16 minibatches leave 15 off-policy updates of 16', () => {
-    expect(16 - 1).toBe(15);
-    expect(source).toContain('15 of every 16 updates');
+    const minibatches = 16; // reported by the paper; only the first update of a rollout is on-policy
+    expectPrinted(source, 'split into 16 minibatches, so 15 of every 16 updates', [minibatches, minibatches - 1, minibatches]);
   });
 });
 

@@ -75,7 +75,7 @@ describe('clip-higher numbers', () => {
 describe('DAPO, Dr. GRPO and VAPO numbers', () => {
   it('soft overlong punishment with L_max 20480 and L_cache 4096, as the core computes it', () => {
     const [max, cache] = [20480, 4096];
-    const penalty = (length: number) => softOverlongPunishment(max, cache)([''], { lengths: [length] })[0];
+    const penalty = (length: number) => softOverlongPunishment(max, cache)([''], { answers: [''], lengths: [length] })[0];
     expectPrinted(source, '$(16{,}384 - 18{,}432)/4{,}096 = -0.5$', [max - cache, 18432, cache, penalty(18432)]);
     expectPrinted(source, '$-3{,}072 / 4{,}096 = -0.75$', [max - cache - 19456, cache, penalty(19456)]);
   });

@@ -1,20 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { watchErrors } from './watch';
 
 // The notation, glossary and references pages: reachable from every chapter, their anchors land where chapters
 // point, they pass axe in both themes, and they load no heavy library.
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
-  });
-  return errors;
-}
 
 const PAGES = [
   { path: '/notation/', heading: 'Notation' },

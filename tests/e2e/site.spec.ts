@@ -1,22 +1,9 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { watchErrors } from './watch';
 
 const PROGRESS_KEY = 'agentic-rl-lab:progress';
-
-/** Collect uncaught errors, console errors and failed requests: a page that "looks fine" but threw is broken. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    // Failed loads are reported below with their URL.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
-  });
-  return errors;
-}
 
 test('a reader goes from the home page through a chapter, answers a quiz, and keeps progress after reload', async ({ page }) => {
   const errors = watchErrors(page);

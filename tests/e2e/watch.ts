@@ -50,3 +50,17 @@ export async function approach(widget: Locator) {
   await widget.scrollIntoViewIfNeeded();
   await widget.hover();
 }
+
+/** Collect uncaught errors, console errors and failed requests: a page that "looks fine" but threw is broken. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // Failed loads are reported below with their URL.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
+  return errors;
+}

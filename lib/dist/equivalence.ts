@@ -18,7 +18,7 @@ import { createRng, type Rng } from '@/lib/random';
 import { sftLoss } from '@/lib/rl/sft';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
 import { createLabTask } from '@/lib/train/lab-setup';
-import { completionBatch, completionLogits, referenceCompletions, type CompletionBatch } from '@/lib/train/lm-batch';
+import { completionBatch, completionLogits, readScalars, referenceCompletions, type CompletionBatch } from '@/lib/train/lm-batch';
 import { adam, optimizerStep } from '@/lib/train/optim';
 
 export type DemoName = 'dp' | 'tp' | 'zero';
@@ -130,14 +130,6 @@ function flatGradient(model: TinyLM, batch: CompletionBatch, scale: number): tf.
 
 const flatWeights = (model: TinyLM) => tf.tidy(() => tf.concat(model.trainableVariables().map((v) => tf.reshape(v, [-1]))) as tf.Tensor1D);
 
-/** Reads scalars back in one transfer and disposes them. */
-async function read(...scalars: tf.Tensor[]): Promise<number[]> {
-  const stacked = tf.tidy(() => tf.stack(scalars.map((s) => tf.reshape(s, []))));
-  const values = Array.from(await stacked.data());
-  tf.dispose([stacked, ...scalars]);
-  return values;
-}
-
 const maxAbsDiff = (a: tf.Tensor, b: tf.Tensor) => tf.tidy(() => tf.max(tf.abs(tf.sub(a, b))));
 
 function withBatch<T>(task: ArithmeticTask, p: Problems, f: (batch: CompletionBatch) => T): T {
@@ -166,12 +158,12 @@ export async function dataParallelDemo(options: Partial<DemoOptions> = {}): Prom
     // Each worker's loss is its token sum over the global token count N, times K, so that DDP's
     // average of the K gradients is the whole batch's token mean. N itself is one scalar all-reduce.
     const workerGrads = shards.map((s, k) => withBatch(task, s, (b) => flatGradient(model, b, (K * counts[k]) / N)));
-    const [diff, naive, biggest] = await read(
-      tf.tidy(() => maxAbsDiff(tf.div(tf.addN(workerGrads), K), whole)),
+    const { diff, naive, biggest } = await readScalars({
+      diff: tf.tidy(() => maxAbsDiff(tf.div(tf.addN(workerGrads), K), whole)),
       // Had each worker used its own token mean, its gradient would be this one times N/(K·n_k).
-      tf.tidy(() => maxAbsDiff(tf.div(tf.addN(workerGrads.map((g, k) => tf.mul(g, N / (K * counts[k])))), K), whole)),
-      tf.tidy(() => tf.max(tf.abs(whole))),
-    );
+      naive: tf.tidy(() => maxAbsDiff(tf.div(tf.addN(workerGrads.map((g, k) => tf.mul(g, N / (K * counts[k])))), K), whole)),
+      biggest: tf.tidy(() => tf.max(tf.abs(whole))),
+    });
     tf.dispose([whole, ...workerGrads]);
     return {
       name: 'dp',
@@ -220,10 +212,10 @@ export async function tensorParallelDemo(options: Partial<DemoOptions> = {}): Pr
           return tf.relu(d === 0 ? tf.add(part, b1) : part);
         });
         const Ywrong = tf.add(tf.matMul(tf.add(H[0], H[1]), W2 as tf.Tensor2D), b2);
-        return { rows: B * T, scalars: [maxAbsDiff(Ytp, Y), maxAbsDiff(Ywrong, Y), tf.max(tf.abs(Y))] };
+        return { rows: B * T, scalars: { diff: maxAbsDiff(Ytp, Y), wrong: maxAbsDiff(Ywrong, Y), biggest: tf.max(tf.abs(Y)) } };
       }),
     );
-    const [diff, wrong, biggest] = await read(...out.scalars);
+    const { diff, wrong, biggest } = await readScalars(out.scalars);
     return { name: 'tp', devices: 2, rows: out.rows, dModel: D, dFF: F, maxAbsDiff: diff, rowFirstMaxAbsDiff: wrong, maxAbsOutput: biggest };
   } finally {
     model.dispose();
@@ -274,10 +266,10 @@ async function shardedAgainstPlain(o: DemoOptions, maxGradNorm: number): Promise
           }
         });
       });
-      const [d] = await read(tf.tidy(() => maxAbsDiff(flatWeights(plain), flatWeights(sharded))));
+      const { d } = await readScalars({ d: tf.tidy(() => maxAbsDiff(flatWeights(plain), flatWeights(sharded))) });
       perStep.push(d);
     }
-    const [moved] = await read(tf.tidy(() => maxAbsDiff(flatWeights(plain), start)));
+    const { moved } = await readScalars({ moved: tf.tidy(() => maxAbsDiff(flatWeights(plain), start)) });
     return { params: psi, shardSize: S, perStep, moved };
   } finally {
     start.dispose();

@@ -18,7 +18,7 @@
  *   - not counted: logits for the loss, communication buffers, temporary tensors, allocator fragmentation.
  *   - GB are 10^9 bytes (the ZeRO paper's unit); a "80 GB" GPU is taken at 80·10^9 bytes.
  */
-import { findModel, layerParams, type ModelShape } from './models';
+import { findModel, layerParams, paramCount, type ModelShape } from './models';
 import { ZERO_STAGES, zeroBreakdown, type ZeroStage } from './zero';
 
 export type Recompute = 'none' | 'selective' | 'full';
@@ -128,7 +128,7 @@ export function memoryPerGpu(l: Layout): MemoryReport {
   const fewest = Math.floor(model.layers / p);
   const stageParams =
     p === 1
-      ? model.layers * perLayer + embedding * (model.tiedEmbeddings ? 1 : 2) + model.hidden
+      ? paramCount(model)
       : Math.max(most * perLayer + embedding, fewest * perLayer + embedding + model.hidden);
   const paramsPerGpu = stageParams / t;
   const states = zeroBreakdown({ params: paramsPerGpu, dp: l.dp, stage: l.zero });

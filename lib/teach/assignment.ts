@@ -9,6 +9,7 @@ import { configProblem, ownEntry, presetSettings, quoteInput, resolve, type Fiel
 import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
+import { measuresOldTask } from '@/lib/train/sft-config';
 import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
 
 export const ASSIGNMENT_FORMAT = 'agentic-rl-lab/assignment';
@@ -100,7 +101,7 @@ function checkContent(a: AssignmentCore): void {
   if (!ownEntry(presets, a.preset)) throw new AssignmentError(`preset: unknown preset ${quoteInput(a.preset)} for ${a.trainer}`);
   if (!GOAL_METRICS[a.trainer].includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
   if (!Number.isFinite(a.goal.value)) throw new AssignmentError('goal: the threshold must be a finite number');
-  const oldTask = a.settings.init_from === 'addition_sft' && a.settings.dataset !== 'addition';
+  const oldTask = measuresOldTask(a.settings);
   if (a.goal.metric === 'eval/old_task_accuracy' && !oldTask) throw new AssignmentError('goal: eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition');
 }
 

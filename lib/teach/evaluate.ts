@@ -17,12 +17,12 @@ import { resolveGrpoConfig } from '@/lib/train/grpo-trainer';
 import { arithmeticTaskFor, createAgentLabTask, createLabTask } from '@/lib/train/lab-setup';
 import { evaluateOnTestSet } from '@/lib/train/lm-batch';
 import { ppoSchema } from '@/lib/train/ppo-config';
-import { greedyEpisodes } from '@/lib/train/ppo-rollout';
+import { episodeEvalMetrics, greedyEpisodes } from '@/lib/train/ppo-rollout';
 import { createPpoTrainer } from '@/lib/train/ppo-trainer';
 import type { TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
 import { inTensorScope } from '@/lib/train/scope';
-import { sftSchema } from '@/lib/train/sft-config';
+import { measuresOldTask, sftSchema } from '@/lib/train/sft-config';
 import { arithmeticSftSource } from '@/lib/train/sft-trainer';
 import type { EvalSet } from './grade';
 
@@ -49,7 +49,7 @@ async function evaluateLm(trainer: Exclude<TrainerName, 'ppo'>, model: TinyLM, c
   if (trainer === 'sft') {
     const c = resolve(sftSchema, config);
     const task = arithmeticTaskFor(c.dataset);
-    const oldTask = c.init_from === 'addition_sft' && c.dataset !== 'addition' ? arithmeticTaskFor('addition') : null;
+    const oldTask = measuresOldTask(c) ? arithmeticTaskFor('addition') : null;
     if (set.kind === 'public') return arithmeticSftSource(task, c.eval_samples, oldTask).evaluate(model);
     const metrics = await evaluateOnTestSet(model, task, problemsOf(task, set, c.eval_samples));
     if (oldTask) metrics['eval/old_task_accuracy'] = (await evaluateOnTestSet(model, oldTask, problemsOf(oldTask, set, c.eval_samples)))['eval/accuracy'];
@@ -72,9 +72,7 @@ export async function evaluateCheckpoint(trainer: TrainerName, bytes: Uint8Array
     const ppo = createPpoTrainer(c, { model });
     try {
       if (set.kind === 'public') return await ppo.evaluate();
-      const eps = await greedyEpisodes(model, ppo.makeEnv, set.samples, createRng(set.seed).fork('grade'));
-      const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
-      return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
+      return episodeEvalMetrics(await greedyEpisodes(model, ppo.makeEnv, set.samples, createRng(set.seed).fork('grade')));
     } finally {
       ppo.dispose();
     }

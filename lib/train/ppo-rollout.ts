@@ -120,6 +120,12 @@ export async function collectRollout(model: ActorCritic, vec: VecEnv, numSteps: 
   return r;
 }
 
+/** The evaluation metrics of greedy episodes: mean return, success rate and length. */
+export function episodeEvalMetrics(eps: FinishedEpisode[]): Record<'eval/return' | 'eval/success_rate' | 'eval/length', number> {
+  const mean = (f: (e: FinishedEpisode) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
+  return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
+}
+
 /**
  * Greedy (argmax) episodes, one per env, run side by side until all end. Fresh envs from `make`, each reset with
  * its own fork of `rng`, so the same rng seed gives the same evaluation episodes every time.

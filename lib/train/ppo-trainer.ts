@@ -15,7 +15,7 @@ import { resolve } from './config';
 import { loadActorCritic, saveWeights } from '@/lib/models/checkpoint';
 import { adam, optimizerStep, StepTimer } from './optim';
 import { ppoSchema, type PpoConfig } from './ppo-config';
-import { collectRollout, greedyEpisodes, type Rollout } from './ppo-rollout';
+import { collectRollout, episodeEvalMetrics, greedyEpisodes, type Rollout } from './ppo-rollout';
 import type { Metrics } from './run';
 import { inTensorScope } from './scope';
 import type { Trainer, TrainerFactory } from './trainer';
@@ -193,9 +193,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
 
     evaluate: () =>
       inTensorScope(async (): Promise<Metrics> => {
-        const eps = await greedyEpisodes(model, makeEnv, config.eval_episodes, createRng(config.seed).fork('eval'));
-        const mean = (f: (e: (typeof eps)[number]) => number) => eps.reduce((s, e) => s + f(e), 0) / eps.length;
-        return { 'eval/return': mean((e) => e.return), 'eval/success_rate': mean((e) => Number(e.success)), 'eval/length': mean((e) => e.length) };
+        return episodeEvalMetrics(await greedyEpisodes(model, makeEnv, config.eval_episodes, createRng(config.seed).fork('eval')));
       }),
 
     /** The grid drawn with the policy; CartPole has nothing to draw. */

@@ -33,3 +33,11 @@ export const sftPresets = {
   lora_r16_rslora: { description: 'LoRA rank 16 with rsLoRA: the scale is α/√r = 2, as rank 4’s α/r.', overrides: lora(16, { use_rslora: true }) },
   full_ft_replay: { description: 'Full fine-tuning with a quarter of each batch replaying addition: the old task survives.', overrides: { ...newTask, replay_fraction: 0.25 } },
 } satisfies Presets<typeof sftSchema>;
+
+/**
+ * Whether a run measures forgetting (`eval/old_task_accuracy`): it starts from the addition model and fine-tunes it on
+ * another task. Reads raw settings, so an assignment file can be checked with it too.
+ */
+export function measuresOldTask(settings: { init_from?: unknown; dataset?: unknown }): boolean {
+  return settings.init_from === 'addition_sft' && settings.dataset !== 'addition';
+}

@@ -15,7 +15,7 @@ import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, refe
 import { adam, optimizerStep, StepTimer } from './optim';
 import { inTensorScope } from './scope';
 import type { Metrics } from './run';
-import { sftSchema } from './sft-config';
+import { measuresOldTask, sftSchema } from './sft-config';
 
 export type SftConfig = ConfigOf<typeof sftSchema>;
 
@@ -121,6 +121,6 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
 export const sftFactory = lmTrainerFactory((model, overrides) => {
   const config = resolve(sftSchema, overrides);
   const task = arithmeticTaskFor(config.dataset);
-  const oldTask = config.init_from === 'addition_sft' && config.dataset !== 'addition' ? arithmeticTaskFor('addition') : null;
+  const oldTask = measuresOldTask(config) ? arithmeticTaskFor('addition') : null;
   return sftTrainerOn(model, arithmeticSftSource(task, config.eval_samples, oldTask, config.replay_fraction), config);
 });

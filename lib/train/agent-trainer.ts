@@ -13,11 +13,11 @@ import { AGENT_REWARDS, agentEnvironment, episodeStats, type AgentProblem, type 
 import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { formatReward } from '@/lib/tasks/rewards';
 import { agentSchema } from './agent-config';
-import { resolve, type ConfigOf } from './config';
-import { checkGenerationBatch, createGrpoStepper, type Generated } from './grpo-update';
+import type { ConfigOf } from './config';
+import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
 import { AGENT_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
-import { StepTimer } from './optim';
+import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 import type { SftSource } from './sft-trainer';
@@ -56,13 +56,8 @@ export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples
   readonly config: AgentConfig;
 }
 
-/** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
-export function resolveAgentConfig(overrides: Record<string, unknown> = {}): AgentConfig {
-  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
-  const config = resolve(agentSchema, withHigh);
-  checkGenerationBatch(config);
-  return config;
-}
+/** The agent's config from overrides, with the GRPO rules (lib/train/grpo-update.ts). */
+export const resolveAgentConfig = (overrides: Record<string, unknown> = {}): AgentConfig => resolveGrpoLike(agentSchema, overrides);
 
 const decodeRow = (task: AgentTask, gen: Generation, i: number) => task.tokenizer.decode(gen.completions[i]);
 
@@ -114,10 +109,7 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
 
 export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Partial<AgentConfig> = {}): AgentTrainer {
   const config = resolveAgentConfig(overrides);
-  const longest = task.promptLength + config.max_completion_length - 1;
-  if (longest > model.config.context_length) {
-    throw new Error(`max_completion_length ${config.max_completion_length} does not fit: prompt (${task.promptLength}) + completion − 1 = ${longest} > the model's context_length ${model.config.context_length}`);
-  }
+  checkFitsContext(task.promptLength, config.max_completion_length, model);
   const env = config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations) : undefined;
   const rewardFns = [
     { name: 'correctness', fn: AGENT_REWARDS.correctness, weight: config.reward_weight_correctness },
@@ -189,15 +181,11 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
 
   const stepper = createGrpoStepper(model, config, generateBatch, root.fork('agent-shuffle'));
 
-  async function trainStep(keep: Keep): Promise<Metrics> {
-    const timer = new StepTimer();
-    const { metrics, generated } = await stepper.step(keep, timer);
-    if (generated) {
-      generated.samples.episodes.forEach((e, i) => (e.advantage = generated.advantages[i]));
-      lastSamples = generated.samples;
-    }
-    return { ...metrics, ...timer.metrics() };
-  }
+  const trainStep = (keep: Keep): Promise<Metrics> =>
+    stepper.trainStep(keep, ({ samples, advantages }) => {
+      samples.episodes.forEach((e, i) => (e.advantage = advantages[i]));
+      lastSamples = samples;
+    });
 
   return {
     config,

@@ -8,13 +8,13 @@ import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, softOverlongPunishment, type RewardFunction } from '@/lib/tasks/rewards';
-import { resolve, type ConfigOf } from './config';
+import type { ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
-import { checkGenerationBatch, createGrpoStepper, type Generated } from './grpo-update';
+import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
 import { evaluateOnTestSet } from './lm-batch';
 import { createLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
-import { StepTimer } from './optim';
+import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 
@@ -39,20 +39,12 @@ export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
   /** The last step's prompts, completions, rewards and advantages. */
 }
 
-/** Overrides that leave epsilon_high unset get epsilon_high = epsilon, as TRL does. */
-export function resolveGrpoConfig(overrides: Record<string, unknown> = {}): GrpoConfig {
-  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
-  const config = resolve(grpoSchema, withHigh);
-  checkGenerationBatch(config);
-  return config;
-}
+/** The GRPO config from overrides (lib/train/grpo-update.ts: epsilon_high follows epsilon, whole groups per batch). */
+export const resolveGrpoConfig = (overrides: Record<string, unknown> = {}): GrpoConfig => resolveGrpoLike(grpoSchema, overrides);
 
 export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides: Partial<GrpoConfig> = {}): GrpoTrainer {
   const config = resolveGrpoConfig(overrides);
-  const longest = task.promptLength + config.max_completion_length - 1;
-  if (longest > model.config.context_length) {
-    throw new Error(`max_completion_length ${config.max_completion_length} does not fit: prompt (${task.promptLength}) + completion − 1 = ${longest} > the model's context_length ${model.config.context_length}`);
-  }
+  checkFitsContext(task.promptLength, config.max_completion_length, model);
   const rewardFns: { name: string; fn: RewardFunction; weight: number }[] = [
     { name: 'correctness', fn: { exact: correctnessReward, at_least: atLeastReward, digits: hackableDigitReward }[config.correctness_reward], weight: config.reward_weight_correctness },
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
@@ -154,17 +146,13 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
 
   const stepper = createGrpoStepper(model, config, generateBatch, root.fork('grpo-shuffle'));
 
-  async function trainStep(keep: Keep): Promise<Metrics> {
-    const timer = new StepTimer();
-    const { metrics, generated } = await stepper.step(keep, timer);
-    if (generated) {
-      // The inspector shows each generation batch with the advantages the updates use.
+  // The inspector shows each generation batch with the advantages the updates use.
+  const trainStep = (keep: Keep): Promise<Metrics> =>
+    stepper.trainStep(keep, ({ samples, advantages }) => {
       let i = 0;
-      for (const group of generated.samples.groups) for (const c of group.completions) c.advantage = generated.advantages[i++];
-      lastSamples = generated.samples;
-    }
-    return { ...metrics, ...timer.metrics() };
-  }
+      for (const group of samples.groups) for (const c of group.completions) c.advantage = advantages[i++];
+      lastSamples = samples;
+    });
 
   return {
     config,

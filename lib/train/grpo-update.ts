@@ -17,10 +17,10 @@ import type { Rng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
 import { maskedTokenMean } from '@/lib/rl/ops';
-import type { ConfigOf } from './config';
+import { resolve, type ConfigOf, type Schema } from './config';
 import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
-import { adam, optimizerStep, type StepTimer } from './optim';
+import { adam, optimizerStep, StepTimer } from './optim';
 import type { Keep } from './scope';
 
 export type GrpoUpdateConfig = Pick<
@@ -78,7 +78,32 @@ interface Buffer<S> {
 export interface GrpoStepper<S> {
   /** One optimizer step, generating a new batch first when the last one is used up. */
   step(keep: Keep, timer: StepTimer): Promise<StepResult<S>>;
+  /** step() timed: its metrics with the phases' `timing/*`; `onGenerated` sees each new batch with its advantages. */
+  trainStep(keep: Keep, onGenerated: (generated: NonNullable<StepResult<S>['generated']>) => void): Promise<Record<string, number>>;
   dispose(): void;
+}
+
+/**
+ * A GRPO-style trainer's config from overrides: with epsilon set and epsilon_high not, epsilon_high = epsilon, as TRL
+ * does; and the generation batch must hold whole groups.
+ */
+export function resolveGrpoLike<S extends Schema & Pick<typeof grpoSchema, 'epsilon' | 'epsilon_high' | 'per_device_train_batch_size' | 'steps_per_generation' | 'num_generations'>>(
+  schema: S,
+  overrides: Record<string, unknown>,
+): ConfigOf<S> {
+  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
+  // The generic ConfigOf<S> does not expand; S's Pick above guarantees these three numeric fields.
+  const config = resolve(schema, withHigh) as ConfigOf<S> & Pick<GrpoUpdateConfig, 'per_device_train_batch_size' | 'steps_per_generation' | 'num_generations'>;
+  checkGenerationBatch(config);
+  return config;
+}
+
+/** The longest row (prompt + completion − 1 fed tokens) must fit the model's context. */
+export function checkFitsContext(promptLength: number, maxCompletionLength: number, model: TinyLM): void {
+  const longest = promptLength + maxCompletionLength - 1;
+  if (longest > model.config.context_length) {
+    throw new Error(`max_completion_length ${maxCompletionLength} does not fit: prompt (${promptLength}) + completion − 1 = ${longest} > the model's context_length ${model.config.context_length}`);
+  }
 }
 
 /** TRL's rule: the generation batch (per_device_train_batch_size × steps_per_generation) holds whole groups. */
@@ -197,6 +222,12 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
 
   return {
     step,
+    async trainStep(keep, onGenerated) {
+      const timer = new StepTimer();
+      const { metrics, generated } = await step(keep, timer);
+      if (generated) onGenerated(generated);
+      return { ...metrics, ...timer.metrics() };
+    },
     dispose() {
       release();
       optimizer.dispose();

@@ -17,6 +17,7 @@ import type { ConfigOf } from './config';
 import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
 import { AGENT_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { greedyTexts } from './lm-batch';
 import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
@@ -67,20 +68,8 @@ const decodeRow = (task: AgentTask, gen: Generation, i: number) => task.tokenize
  * writes "=<number>" itself (eval/fabricated_result_rate).
  */
 export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: AgentProblem[], env: ToolEnvironment | undefined, maxCompletion: number): Promise<Metrics> {
-  const tok = task.tokenizer;
-  const episodes = async (withEnv: ToolEnvironment | undefined) => {
-    const texts: string[] = [];
-    const truncated: boolean[] = [];
-    for (let i = 0; i < problems.length; i += 128) {
-      const chunk = problems.slice(i, i + 128);
-      const gen = await generate(model, chunk.map((p) => task.encodePrompt(p)), { temperature: 0, max_completion_length: maxCompletion, eos_id: tok.eos, pad_id: tok.pad }, createRng('eval'), withEnv);
-      chunk.forEach((_, j) => {
-        texts.push(decodeRow(task, gen, j));
-        truncated.push(!gen.finished[j]);
-      });
-    }
-    return { texts, truncated };
-  };
+  const prompts = problems.map((p) => task.encodePrompt(p));
+  const episodes = (withEnv: ToolEnvironment | undefined) => greedyTexts(model, prompts, maxCompletion, task.tokenizer, withEnv);
   const { texts, truncated } = await episodes(env);
   const context = { answers: problems.map((p) => p.answer), truncated };
   const stats = episodeStats(texts, context);

@@ -6,6 +6,7 @@ import * as tf from '@tensorflow/tfjs';
 import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
+import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { correctnessReward, formatReward } from '@/lib/tasks/rewards';
 import { createRng } from '@/lib/random';
 
@@ -54,24 +55,33 @@ export function referenceCompletions(task: ArithmeticTask, problems: Problem[]) 
  * Held-out evaluation: greedy decoding on the task's fixed test set; `eval/accuracy` is the share of correct
  * answers (in [0, 1]), `eval/format` the share of well-formed ones.
  */
-export async function evaluateOnTestSet(model: TinyLM, task: ArithmeticTask, problems: Problem[], batchSize = 128): Promise<Record<string, number>> {
-  let correct = 0;
-  let formatted = 0;
+export async function evaluateOnTestSet(model: TinyLM, task: ArithmeticTask, problems: Problem[]): Promise<Record<string, number>> {
+  const { texts, truncated } = await greedyTexts(model, problems.map((p) => task.encodePrompt(p)), task.maxCompletionLength, task.tokenizer);
+  const context = { answers: problems.map((p) => p.answer), truncated };
+  const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { 'eval/accuracy': total(correctnessReward(texts, context)) / problems.length, 'eval/format': total(formatReward(texts, context)) / problems.length };
+}
+
+/**
+ * Greedy (temperature 0) completions of `prompts`, decoded, in chunks of 128 rows: held-out evaluation. With `env`
+ * the episodes are multi-turn, the environment answering along the way.
+ */
+export async function greedyTexts(
+  model: TinyLM,
+  prompts: number[][],
+  maxCompletionLength: number,
+  tokenizer: { eos: number; pad: number; decode(ids: number[]): string },
+  env?: ToolEnvironment,
+): Promise<{ texts: string[]; truncated: boolean[] }> {
+  const texts: string[] = [];
+  const truncated: boolean[] = [];
   const rng = createRng('eval'); // unused by greedy decoding, required by the signature
-  for (let i = 0; i < problems.length; i += batchSize) {
-    const chunk = problems.slice(i, i + batchSize);
-    const gen = await generate(
-      model,
-      chunk.map((p) => task.encodePrompt(p)),
-      { temperature: 0, max_completion_length: task.maxCompletionLength, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad },
-      rng,
-    );
-    const texts = gen.completions.map((c) => task.tokenizer.decode(c));
-    const context = { answers: chunk.map((p) => p.answer), truncated: gen.finished.map((f) => !f) };
-    correct += correctnessReward(texts, context).reduce((a, b) => a + b, 0);
-    formatted += formatReward(texts, context).reduce((a, b) => a + b, 0);
+  for (let i = 0; i < prompts.length; i += 128) {
+    const gen = await generate(model, prompts.slice(i, i + 128), { temperature: 0, max_completion_length: maxCompletionLength, eos_id: tokenizer.eos, pad_id: tokenizer.pad }, rng, env);
+    texts.push(...gen.completions.map((c) => tokenizer.decode(c)));
+    truncated.push(...gen.finished.map((f) => !f));
   }
-  return { 'eval/accuracy': correct / problems.length, 'eval/format': formatted / problems.length };
+  return { texts, truncated };
 }
 
 /** Reads a dict of scalar tensors back in one transfer and disposes them. */

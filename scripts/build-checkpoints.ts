@@ -22,11 +22,11 @@ import { sftSchema } from '@/lib/train/sft-config';
 import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
 
 /** Steps of SFT for the shipped arithmetic checkpoint: chosen so held-out accuracy lands well short of its ceiling. */
-export const SFT_CHECKPOINT_STEPS = 170;
+const SFT_CHECKPOINT_STEPS = 170;
 /** Where the same run stops for the LoRA lab's addition model. */
-export const ADDITION_SFT_STEPS = 600;
+const ADDITION_SFT_STEPS = 600;
 /** The agent's SFT: demonstrations call the calculator with this probability, for this many steps. */
-export const AGENT_SFT = { toolRate: 0.4, steps: 700 } as const;
+const AGENT_SFT = { toolRate: 0.4, steps: 700 } as const;
 
 // wasm: ~20x faster than cpu here, and as deterministic on one backend.
 if ((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend !== 'wasm') throw new Error('the wasm backend did not start');

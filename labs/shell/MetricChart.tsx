@@ -53,13 +53,13 @@ export interface ChartSpec {
   domain?: [number, number];
 }
 
-export const RUN_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf'];
+const RUN_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf'];
 const DASHES = [undefined, '5 3'];
 
 /** More points than a 170-px chart can show only slow it down: beyond this, every k-th step is drawn. */
-export const MAX_CHART_POINTS = 600;
+const MAX_CHART_POINTS = 600;
 /** The data table shows this many rows at a time (an imported run can have 40,000 steps). */
-export const TABLE_PAGE_ROWS = 100;
+const TABLE_PAGE_ROWS = 100;
 
 /** Every k-th row and the last, so the line keeps its shape and its end. */
 function thin<T>(rows: T[], max: number): { rows: T[]; stride: number } {

@@ -1,6 +1,8 @@
 'use client';
 
 import type { LogLine } from '@/lib/train/run';
+import { formatValue } from './format';
+import type { ChartRun } from './MetricChart';
 
 /** A column of the runs table: a metric read from a run's history. */
 export interface SummaryColumn {
@@ -17,10 +19,11 @@ function value(history: LogLine[], column: SummaryColumn): number | undefined {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
 }
 
-const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–' : percent ? `${(100 * x).toFixed(1)}%` : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
+// As the charts' data tables print values, so one number reads the same in both.
+const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–' : percent ? `${(100 * x).toFixed(1)}%` : formatValue(x));
 
 /** The runs on the charts side by side: a few columns of what each ended with, its steps and its training time. */
-export function RunsSummary({ runs, columns }: { runs: { label: string; history: LogLine[] }[]; columns: SummaryColumn[] }) {
+export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: SummaryColumn[] }) {
   if (runs.length === 0) return null;
   return (
     <div className="inspector-scroll">

@@ -7,8 +7,6 @@
  */
 import { emptyProgress, PROGRESS_VERSION, type ChapterProgress, type ProgressData, type QuizAnswer } from './data';
 
-export { emptyProgress, PROGRESS_VERSION, type ChapterProgress, type ProgressData, type QuizAnswer };
-
 const SLUG = /^[a-z0-9-]+$/;
 const QUIZ_ID = /^ch\d{2}-[a-z0-9-]+$/;
 

@@ -1,5 +1,5 @@
 /** Command-line flags of `npm run bench`. */
-import { parseArgs } from 'node:util';
+import { integerFlag, parseFlags, UsageError } from '../cli';
 import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/names';
 import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/train/registry';
 
@@ -24,7 +24,7 @@ export interface BenchOptions {
   out: string;
 }
 
-export class UsageError extends Error {}
+export { UsageError };
 
 function list(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
@@ -32,32 +32,20 @@ function list(text: string | undefined): string[] | undefined {
   return [...new Set(items)];
 }
 
-function integer(flag: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${text}"`);
-  return n;
-}
-
 export function parseOptions(argv: string[]): BenchOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        backends: { type: 'string' },
-        trainers: { type: 'string' },
-        steps: { type: 'string' },
-        warmup: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      backends: { type: 'string' },
+      trainers: { type: 'string' },
+      steps: { type: 'string' },
+      warmup: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    '(npm run bench -- --help)',
+  );
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}": every option is a --flag`);
   if (values.help) return 'help';
   const backends = (list(values.backends) ?? ['wasm', 'cpu']).map((b) => {
     const name = parseBackendName(b);
@@ -75,8 +63,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   return {
     backends,
     trainers,
-    steps: integer('steps', values.steps, 1) ?? null,
-    warmup: integer('warmup', values.warmup, 1) ?? 2,
+    steps: integerFlag('steps', values.steps, 1) ?? null,
+    warmup: integerFlag('warmup', values.warmup, 1) ?? 2,
     out: values.out ?? 'bench-results/bench.json',
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressStore, PROGRESS_STORAGE_KEY } from '@/lib/progress/store';
-import { parseStoredProgress, PROGRESS_VERSION } from '@/lib/progress/schema';
+import { PROGRESS_VERSION } from '@/lib/progress/data';
+import { parseStoredProgress } from '@/lib/progress/schema';
 
 /** An in-memory Storage, so each test has its own "device". */
 class MemoryStorage implements Storage {

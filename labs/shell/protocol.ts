@@ -33,7 +33,8 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'state'; runId: number; state: RunState; error?: string }
   | { type: 'action'; runId: number; name: string; result: ActionResult }
   | { type: 'weights'; runId: number; bytes: Uint8Array; tfjs: string }
-  | { type: 'error'; runId: number; message: string };
+  /** A request that failed; `request` names it, so a failed weights read is not taken for any other error. */
+  | { type: 'error'; runId: number; message: string; request: ToWorker['type'] };
 
 /** To the backend probe (labs/shell/probe.worker.ts): time this trainer's step with these settings. */
 export interface ToProbe {

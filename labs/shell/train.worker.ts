@@ -130,7 +130,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       else if (message.type === 'reset') await reset();
     } catch (error) {
       const runId = 'runId' in message ? message.runId : (session?.runId ?? -1);
-      post({ type: 'error', runId, message: errorMessage(error) });
+      post({ type: 'error', runId, message: errorMessage(error), request: message.type });
     }
   });
 };

@@ -60,7 +60,8 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   const runState = useRef<RunState>('idle');
   const probe = useRef<Worker | null>(null);
   /** An 'auto' run's probe, started once its first step is done (so it never delays that step). */
-  const probeRequest = useRef<ToProbe | null>(null);
+  // The probe a fresh 'auto' run asks for, with the switch margin read from storage once; it starts at the run's first log.
+  const probeRequest = useRef<{ request: ToProbe; margin: number } | null>(null);
 
   const stopProbe = () => {
     probe.current?.terminate();
@@ -111,7 +112,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       const message = event.data;
       if ('runId' in message && message.runId !== runId.current) return; // from a run that was reset
       const waiting = pendingWeights.current;
-      if (waiting && (message.type === 'weights' || message.type === 'error')) {
+      if (waiting && (message.type === 'weights' || (message.type === 'error' && message.request === 'weights'))) {
         pendingWeights.current = null;
         if (message.type === 'weights') waiting.resolve({ bytes: message.bytes, tfjs: message.tfjs });
         else waiting.reject(new Error(message.message));
@@ -121,9 +122,9 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       if (message.type === 'backend' || message.type === 'switched') backendNow.current = message.backend;
       if (message.type === 'state') runState.current = message.state;
       if (message.type === 'log' && probeRequest.current) {
-        const request = probeRequest.current;
+        const { request, margin } = probeRequest.current;
         probeRequest.current = null;
-        startProbe(request, message.runId, parseProbeOptions(readStorage(PROBE_STORAGE_KEY)).margin);
+        startProbe(request, message.runId, margin);
       }
       setStatus((s) => {
         switch (message.type) {
@@ -162,7 +163,10 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     status,
     /** Starts a run (or resumes a paused one: `fresh` false). */
     train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto', fresh = true) {
-      if (fresh && backend === 'auto') probeRequest.current = { trainer, overrides, software: parseProbeOptions(readStorage(PROBE_STORAGE_KEY)).software };
+      if (fresh && backend === 'auto') {
+        const { software, margin } = parseProbeOptions(readStorage(PROBE_STORAGE_KEY));
+        probeRequest.current = { request: { trainer, overrides, software }, margin };
+      }
       setStatus((s) => ({ ...s, state: 'running', error: null }));
       send({ type: 'train', runId: runId.current, trainer, overrides, backend });
     },

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { computeAdvantages, MAX_REWARDS, parseRewards, SCALES, signed, type AdvantageTable } from './advantages';
-import { enteredBeforeHydration } from './hydration';
+import { fieldsBeforeHydration } from './hydration';
 import { useNumeric, type Job } from './useNumeric';
 
 const SCALE_HEADERS = {
@@ -24,7 +24,7 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
   const input = useRef<HTMLInputElement>(null);
   // This component's code loads after the page (islands/Island.tsx): keep what a quick reader typed before it arrived.
   useEffect(() => {
-    const typed = enteredBeforeHydration(input.current?.parentElement ?? null).get('rewards');
+    const typed = fieldsBeforeHydration(input.current?.parentElement ?? null).get('rewards');
     if (typeof typed === 'string' && typed !== initialText) {
       setText(typed);
       setEdited(true);

@@ -5,7 +5,7 @@ import { ClipPanel } from './ClipPanel';
 import { clipSnapshot, R_MAX, type ClipParams, type ClipSnapshot } from './clip';
 import { useNumeric, type Job } from './useNumeric';
 import { signed } from './advantages';
-import { enteredBeforeHydration } from './hydration';
+import { fieldsBeforeHydration } from './hydration';
 
 interface Props {
   initial: ClipSnapshot;
@@ -22,7 +22,7 @@ export function ClipVisualizerClient({ initial, range }: Props) {
   const root = useRef<HTMLElement>(null);
   // This component's code loads when the reader comes to it (islands/Island.tsx): keep a slider moved before it arrived.
   useEffect(() => {
-    const moved = [...enteredBeforeHydration(root.current)].filter(([key, value]) => Number(value) !== inputs[key as keyof Inputs]);
+    const moved = [...fieldsBeforeHydration(root.current)].filter(([key, value]) => Number(value) !== inputs[key as keyof Inputs]);
     if (moved.length === 0) return;
     setEdited(true);
     setInputs((s) => ({ ...s, ...Object.fromEntries(moved.map(([key, value]) => [key, Number(value)])) }));

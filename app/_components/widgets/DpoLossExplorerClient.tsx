@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DpoPanel } from './DpoPanel';
 import { BETA_RANGE, dpoSnapshot, LOSS_TYPES, LS_MAX, num, Z_MAX, type DpoParams, type DpoPoint, type DpoSnapshot, type LossType } from './dpo-loss';
-import { enteredBeforeHydration } from './hydration';
+import { fieldsBeforeHydration } from './hydration';
 import { useNumeric, type Job } from './useNumeric';
 
 interface Props {
@@ -30,7 +30,7 @@ export function DpoLossExplorerClient({ initial, initialShow }: Props) {
 
   // Anything set while this widget's chunk was still on its way: a moved slider counts as an edit.
   useEffect(() => {
-    const dom = enteredBeforeHydration(root.current);
+    const dom = fieldsBeforeHydration(root.current);
     const entered = { beta: initial.params.beta, labelSmoothing: initial.params.labelSmoothing, z: initial.z };
     for (const k of ['beta', 'labelSmoothing', 'z'] as const) {
       const v = dom.get(k);

@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { signed } from './advantages';
 import { computeGae, MAX_STEPS, parseGae, plain, type GaeField, type GaeInputs, type GaeTable } from './gae';
-import { enteredBeforeHydration } from './hydration';
+import { fieldsBeforeHydration } from './hydration';
 import { useNumeric, type Job } from './useNumeric';
 
 interface Props {
@@ -31,7 +31,7 @@ export function GaeCalculatorClient({ initialInputs, initialTable }: Props) {
 
   // Anything typed while this widget's chunk was still on its way counts as an edit.
   useEffect(() => {
-    const dom = enteredBeforeHydration(root.current);
+    const dom = fieldsBeforeHydration(root.current);
     const text = (k: 'rewards' | 'values' | 'dones' | 'nextValue') => {
       const v = dom.get(k);
       return typeof v === 'string' ? v : initialInputs[k];

@@ -6,6 +6,7 @@ import { MdpTable } from './MdpTable';
 import type { Episode, MdpEngine } from './mdp-episode';
 import { fmt, parseSeed, type EpisodeView, type MdpRules, type ProblemChoice } from './mdp-view';
 import type { PolicyClient } from './policy-client';
+import { fieldsBeforeHydration } from './hydration';
 
 interface Props {
   problems: ProblemChoice[];
@@ -28,15 +29,18 @@ type Status = { kind: 'idle' | 'loading' | 'busy' } | { kind: 'error'; message: 
 const loadEngine = (rules: MdpRules) => import('./mdp-episode').then((m) => m.createMdpEngine(rules));
 const startPolicy = () => import('./policy-client').then((m) => m.createPolicyClient(m.spawnPolicyWorker));
 
-/** Settings the reader changed before this chunk arrived: React keeps DOM values when it hydrates but fires no event. */
+/** Settings the reader changed before this chunk arrived (hydration.ts). */
 function enteredEarly(root: HTMLElement, initial: Settings): Settings {
-  const value = (name: string) => root.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-field="${name}"]`)?.value;
-  const checked = (name: string) => root.querySelector<HTMLInputElement>(`input[data-field="${name}"]:checked`)?.value;
+  const dom = fieldsBeforeHydration(root);
+  const text = (name: string) => {
+    const value = dom.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
   return {
-    problem: value('problem') ?? initial.problem,
-    seed: value('seed') ?? initial.seed,
-    greedy: (checked('decoding') ?? (initial.greedy ? 'greedy' : 'sample')) === 'greedy',
-    gamma: checked('gamma') === '0.9' ? 0.9 : checked('gamma') === '1' ? 1 : initial.gamma,
+    problem: text('problem') ?? initial.problem,
+    seed: text('seed') ?? initial.seed,
+    greedy: (text('decoding') ?? (initial.greedy ? 'greedy' : 'sample')) === 'greedy',
+    gamma: text('gamma') === '0.9' ? 0.9 : text('gamma') === '1' ? 1 : initial.gamma,
   };
 }
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { MemoryReport } from '@/lib/dist';
-import { gb } from './dist-fields';
+import { gb } from './dist-format';
 import { PARTS } from './memory-options';
 
 const W = 640;

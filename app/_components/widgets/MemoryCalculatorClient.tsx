@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { MODEL_PRESETS, paramCount, RECOMPUTE, type Layout, type Recompute, type ZeroStage } from '@/lib/dist';
-import { bytesText, fieldsBeforeHydration, gb } from './dist-fields';
+import { bytesText, gb } from './dist-format';
+import { fieldsBeforeHydration } from './hydration';
 import { advice, choicesFor, report, type NumericField } from './memory-options';
 import { MemoryBar } from './MemoryBar';
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { pipelineBubble, SCHEDULES, simulatePipeline, type Schedule } from '@/lib/dist';
-import { fieldsBeforeHydration } from './dist-fields';
+import { fieldsBeforeHydration } from './hydration';
 import { BubbleCurve, PipelineChart } from './PipelineChart';
 import { CHUNK_CHOICES, MAX_MICROBATCHES, normalise, SCHEDULE_LABEL, STAGE_CHOICES, type PipelineSettings } from './pipeline-options';
 

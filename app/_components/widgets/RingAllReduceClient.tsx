@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ringAllReduceBytes, ringAllReduceSteps } from '@/lib/dist';
-import { bytesText, fieldsBeforeHydration } from './dist-fields';
+import { bytesText } from './dist-format';
+import { fieldsBeforeHydration } from './hydration';
 import { RingDiagram } from './RingDiagram';
 
 export const WORKER_CHOICES = [2, 3, 4, 5, 6];

@@ -1,6 +1,6 @@
 // The chapter 3 widgets' own logic (what they show around lib/dist's numbers), without a browser.
 import { describe, expect, it } from 'vitest';
-import { bytesText, gb } from '@/app/_components/widgets/dist-fields';
+import { bytesText, gb } from '@/app/_components/widgets/dist-format';
 import { rowsFor, sci } from '@/app/_components/widgets/dist-demo-rows';
 import { advice, choicesFor, report } from '@/app/_components/widgets/memory-options';
 import { normalise, settingsProblem } from '@/app/_components/widgets/pipeline-options';

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
 import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
@@ -29,7 +29,7 @@ async function parseCommandLine(argv: string[]) {
   if (values.backend !== 'cpu' && values.backend !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${values.backend}"`);
   let text: string;
   try {
-    if (fs.statSync(values.assignment).size > 1_000_000) throw new UsageError(`${values.assignment} is too large to be an assignment`);
+    if (fs.statSync(values.assignment).size > MAX_ASSIGNMENT_FILE_BYTES) throw new UsageError(`${values.assignment} is too large to be an assignment`);
     text = fs.readFileSync(values.assignment, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
+import { MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
@@ -109,7 +109,7 @@ const show = (value: FieldValue) => (typeof value === 'string' ? quoteInput(valu
 async function readAssignment(file: string, trainer: string): Promise<SharedAssignment> {
   let text: string;
   try {
-    if (fs.statSync(file).size > 1_000_000) throw new UsageError(`--assignment ${file} is too large to be an assignment`);
+    if (fs.statSync(file).size > MAX_ASSIGNMENT_FILE_BYTES) throw new UsageError(`--assignment ${file} is too large to be an assignment`);
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -14,6 +14,8 @@ import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
 
 export const ASSIGNMENT_FORMAT = 'agentic-rl-lab/assignment';
 export const ASSIGNMENT_LIMITS = { title: 120, instructions: 4000, locked: 64, fileBytes: 100_000 } as const;
+/** A file larger than this cannot hold a valid assignment (at most 4 UTF-8 bytes per character): refused unread. */
+export const MAX_ASSIGNMENT_FILE_BYTES = 4 * ASSIGNMENT_LIMITS.fileBytes;
 
 /** What the hash covers and the link carries. */
 export interface AssignmentCore {

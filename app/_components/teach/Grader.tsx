@@ -1,9 +1,9 @@
 'use client';
 
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
-import { gradesCsv } from '@/lib/teach/csv';
-import { flagSharedWeights, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
+import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { CSV_HEADER, gradeNumber, gradeRowCells, gradesCsv } from '@/lib/teach/csv';
+import { flagSharedWeights, invalidRow, type GradeRow } from '@/lib/teach/grade';
 import { formatGoal } from '@/lib/teach/goal';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { errorMessage } from '@/lib/errors';
@@ -16,8 +16,6 @@ interface Entry {
   name: string;
   row: GradeRow | null;
 }
-
-const fmt = (x: number | null) => (x === null ? '' : String(Number(x.toFixed(4))));
 
 /**
  * The grader: the instructor's assignment file, then any number of submission files. Each is checked by size before
@@ -46,7 +44,7 @@ export function Grader() {
     if (!file) return;
     setProblem(null);
     try {
-      if (file.size > 1_000_000) throw new Error('it is too large to be an assignment');
+      if (file.size > MAX_ASSIGNMENT_FILE_BYTES) throw new Error('it is too large to be an assignment');
       setAssignment(await parseAssignmentFile(await file.text()));
       setEntries([]);
     } catch (error) {
@@ -138,27 +136,23 @@ export function Grader() {
           <table className="grade-table" aria-label="Grades">
             <thead>
               <tr>
-                <th scope="col">file</th>
-                <th scope="col">student</th>
-                <th scope="col">status</th>
-                <th scope="col">claimed</th>
-                <th scope="col">measured</th>
-                <th scope="col">goal met</th>
-                <th scope="col">flags</th>
+                {CSV_HEADER.map((name) => (
+                  <th scope="col" key={name}>
+                    {name.replace('_', ' ')}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {entries.map((entry) => {
                 const row = rowOf.get(entry.id);
+                // The CSV's cells, as text (React escapes every string from a file); a row still grading shows so.
+                const cells = row ? gradeRowCells(row).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c)) : [entry.name, '', 'grading…', '', '', '', ''];
                 return (
                   <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
-                    <td>{entry.name}</td>
-                    <td>{row?.student}</td>
-                    <td>{row ? statusText(row) : 'grading…'}</td>
-                    <td>{fmt(row?.claimed ?? null)}</td>
-                    <td>{fmt(row?.measured ?? null)}</td>
-                    <td>{row?.goalMet === null || !row ? '' : row.goalMet ? 'yes' : 'no'}</td>
-                    <td>{row?.flags.join('; ')}</td>
+                    {cells.map((cell, i) => (
+                      <td key={CSV_HEADER[i]}>{cell}</td>
+                    ))}
                   </tr>
                 );
               })}

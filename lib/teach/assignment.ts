@@ -5,7 +5,7 @@
  * grader compares against the instructor's own file, never against what a submission says). No tfjs.
  */
 import { z } from 'zod';
-import { configProblem, ownEntry, presetSettings, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { completeConfigProblem, ownEntry, presetSettings, quoteInput, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
@@ -79,7 +79,7 @@ const coreOf = (a: AssignmentCore): AssignmentCore => Object.fromEntries(CORE_KE
 export const assignmentHash = (a: AssignmentCore) => sha256Hex(canonicalJson(coreOf(a)));
 
 /** What zod's first issue says, as "path: message". */
-const firstIssue = (error: z.ZodError) => {
+export const firstIssue = (error: z.ZodError) => {
   const issue = error.issues[0];
   return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 };
@@ -87,15 +87,8 @@ const firstIssue = (error: z.ZodError) => {
 /** The checks a schema cannot make: names that must exist in the trainer's schema, presets, goal metrics. */
 function checkContent(a: AssignmentCore): void {
   const { schema, presets } = trainerSettings(a.trainer);
-  const unknown = Object.keys(a.settings).find((k) => !Object.hasOwn(schema, k));
-  if (unknown !== undefined) throw new AssignmentError(`settings: unknown field ${quoteInput(unknown)} for ${a.trainer}`);
-  const missing = Object.keys(schema).find((k) => !Object.hasOwn(a.settings, k));
-  if (missing !== undefined) throw new AssignmentError(`settings: ${missing} is missing`);
-  try {
-    resolve(schema, a.settings);
-  } catch (error) {
-    throw new AssignmentError(`settings: ${configProblem(error)}`);
-  }
+  const problem = completeConfigProblem(schema, a.settings);
+  if (problem !== null) throw new AssignmentError(`settings: ${problem}`);
   if (a.settings.eval_steps === 0) throw new AssignmentError('settings: eval_steps must be above 0: a submission carries its run’s final evaluation');
   const badLock = a.locked.find((k) => !Object.hasOwn(schema, k));
   if (badLock !== undefined) throw new AssignmentError(`locked: unknown field ${quoteInput(badLock)} for ${a.trainer}`);

@@ -20,11 +20,11 @@
  *  - ok.
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
-import { configProblem, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
 import { architectureProblem } from './architecture';
-import type { AssignmentFile } from './assignment';
+import { firstIssue, type AssignmentFile } from './assignment';
 import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
 import { GOAL_METRICS, goalMet } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
@@ -113,24 +113,14 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   const named = (json as { student?: unknown }).student;
   if (typeof named === 'string') row.student = named.trim().slice(0, MAX_STUDENT_LENGTH);
   const parsed = submissionSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return invalid(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
-  }
+  if (!parsed.success) return invalid(firstIssue(parsed.error));
   const sub = parsed.data;
   const { trainer, goal } = assignment;
   if (sub.assignment.id !== assignment.id) return invalid(`made for another assignment (${quoteInput(sub.assignment.id)}, not ${quoteInput(assignment.id)})`);
   if (sub.trainer !== trainer) return invalid(`a ${quoteInput(sub.trainer)} run; this assignment trains ${trainer}`);
   const { schema } = trainerSettings(trainer);
-  const unknown = Object.keys(sub.config).find((k) => !Object.hasOwn(schema, k));
-  if (unknown !== undefined) return invalid(`config: unknown field ${quoteInput(unknown)}`);
-  const missing = Object.keys(schema).find((k) => !Object.hasOwn(sub.config, k));
-  if (missing !== undefined) return invalid(`config: ${missing} is missing`);
-  try {
-    resolve(schema, sub.config);
-  } catch (error) {
-    return invalid(`config: ${configProblem(error)}`);
-  }
+  const problem = completeConfigProblem(schema, sub.config);
+  if (problem !== null) return invalid(`config: ${problem}`);
   const final = sub.history.at(-1)!;
   if (final.kind !== 'eval' || final.step !== sub.config.max_steps) return invalid('the history does not end with the run’s final evaluation (submit a finished run, with eval_steps above 0)');
   const claimedValue = Object.hasOwn(final.metrics, goal.metric) ? final.metrics[goal.metric] : null;

@@ -65,6 +65,23 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * What is wrong with a complete config read from a file (an assignment, a submission), or null: every field of the
+ * schema present, no other, each value valid.
+ */
+export function completeConfigProblem(schema: Schema, config: Record<string, unknown>): string | null {
+  const unknown = Object.keys(config).find((k) => !Object.hasOwn(schema, k));
+  if (unknown !== undefined) return `unknown field ${quoteInput(unknown)}`;
+  const missing = Object.keys(schema).find((k) => !Object.hasOwn(config, k));
+  if (missing !== undefined) return `${missing} is missing`;
+  try {
+    resolve(schema, config);
+    return null;
+  } catch (error) {
+    return configProblem(error);
+  }
+}
+
 /** What was wrong, without the "Invalid config: " prefix: the problems of a ConfigError, or any error's message. */
 export function configProblem(error: unknown): string {
   if (error instanceof ConfigError) return error.problems.join('; ');

@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import type { PipelineTimeline, Schedule } from '@/lib/dist';
+import { pct } from './pipeline-options';
 
 const W = 640;
 const ROW = 28;
 const M = { l: 64, r: 8, t: 8, b: 26 };
 
-const pct = (f: number) => `${(100 * f).toFixed(1)}%`;
 
 /** Each stage's forward (F) and backward (B) blocks over time; gaps are the bubble. */
 export function PipelineChart({ timeline, stages, schedule, chunks }: { timeline: PipelineTimeline; stages: number; schedule: Schedule; chunks: number }) {

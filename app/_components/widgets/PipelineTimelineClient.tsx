@@ -4,9 +4,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { pipelineBubble, SCHEDULES, simulatePipeline, type Schedule } from '@/lib/dist';
 import { fieldsBeforeHydration } from './hydration';
 import { BubbleCurve, PipelineChart } from './PipelineChart';
-import { CHUNK_CHOICES, MAX_MICROBATCHES, normalise, SCHEDULE_LABEL, STAGE_CHOICES, type PipelineSettings } from './pipeline-options';
+import { CHUNK_CHOICES, MAX_MICROBATCHES, normalise, pct, SCHEDULE_LABEL, STAGE_CHOICES, type PipelineSettings } from './pipeline-options';
 
-const pct = (f: number) => `${(100 * f).toFixed(1)}%`;
 const FORMULA: Record<Schedule, string> = { gpipe: '(p − 1)/(m + p − 1)', '1f1b': '(p − 1)/(m + p − 1)', interleaved: '(p − 1)/(v·m + p − 1)' };
 
 /** GPipe, 1F1B and interleaved 1F1B drawn for p stages and m micro-batches, with the bubble simulated and by formula. */
@@ -36,7 +35,11 @@ export function PipelineTimelineClient({ initial }: { initial: PipelineSettings 
     const ms = Array.from({ length: Math.floor(MAX_MICROBATCHES / step) }, (_, i) => (i + 1) * step);
     return ms.map((m) => ({ m, f: pipelineBubble({ schedule, stages, chunks, microbatches: m }) }));
   }, [schedule, stages, chunks, step]);
-  const busy = (stage: number) => timeline.ops.filter((o) => o.stage === stage).reduce((t, o) => t + o.end - o.start, 0);
+  const busy = useMemo(() => {
+    const perStage = timeline.peakInFlight.map(() => 0);
+    for (const o of timeline.ops) perStage[o.stage] += o.end - o.start;
+    return perStage;
+  }, [timeline]);
 
   return (
     <section ref={root} className="widget pipeline-timeline" aria-labelledby={`${id}-title`}>
@@ -129,8 +132,8 @@ export function PipelineTimelineClient({ initial }: { initial: PipelineSettings 
               {timeline.peakInFlight.map((peak, stage) => (
                 <tr key={stage}>
                   <th scope="row">{stage + 1}</th>
-                  <td>{+busy(stage).toFixed(2)}</td>
-                  <td>{+(timeline.makespan - busy(stage)).toFixed(2)}</td>
+                  <td>{+busy[stage].toFixed(2)}</td>
+                  <td>{+(timeline.makespan - busy[stage]).toFixed(2)}</td>
                   <td>{+peak.toFixed(2)}</td>
                 </tr>
               ))}

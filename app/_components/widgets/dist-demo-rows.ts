@@ -6,7 +6,6 @@ export const FLOAT32_BAR = 1e-5;
 
 export interface DemoRow {
   key: string;
-  demo: DemoName;
   what: string;
   /** Largest absolute differences; several for per-step rows. */
   values: number[];
@@ -27,7 +26,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
       return [
         {
           key: 'dp',
-          demo: 'dp',
           what: `Mean of ${r.workers} workers’ gradients (each on ${r.batchSize / r.workers} of the ${r.batchSize} problems) vs. one worker’s gradient on the whole batch`,
           values: [r.maxAbsDiff],
           expect: 'equal',
@@ -35,7 +33,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
         },
         {
           key: 'dp-pitfall',
-          demo: 'dp',
           what: 'The same, had each worker averaged its loss over its own tokens only',
           values: [r.perShardMeanMaxAbsDiff],
           expect: 'different',
@@ -46,7 +43,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
       return [
         {
           key: 'tp',
-          demo: 'tp',
           what: `Block 0’s MLP split on 2 devices, W₁ by columns and W₂ by rows, one sum (the all-reduce) vs. the unsplit MLP`,
           values: [r.maxAbsDiff],
           expect: 'equal',
@@ -54,7 +50,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
         },
         {
           key: 'tp-contrast',
-          demo: 'tp',
           what: 'The other way round: W₁ split by rows, each device applying ReLU to its partial sum',
           values: [r.rowFirstMaxAbsDiff],
           expect: 'different',
@@ -65,7 +60,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
       return [
         {
           key: 'zero',
-          demo: 'zero',
           what: `${r.steps} Adam steps with the optimiser state sharded over ${r.workers} workers (${r.shardSize.toLocaleString('en-US')} parameters each), then all-gathered, vs. one Adam over all ${r.params.toLocaleString('en-US')}`,
           values: r.perStep,
           expect: 'equal',
@@ -73,7 +67,6 @@ export function rowsFor(r: DemoResult): DemoRow[] {
         },
         {
           key: 'zero-clipped',
-          demo: 'zero',
           what: `The same with clipping at max_grad_norm = ${r.clipped.maxGradNorm}: the global norm summed shard by shard`,
           values: r.clipped.perStep,
           expect: 'rounding',

@@ -16,7 +16,7 @@ scope.onmessage = async (event: MessageEvent<ToDemoWorker>) => {
   const message = event.data;
   if (message.type !== 'run') return;
   try {
-    backendReady ??= selectBackend().then((s) => post({ type: 'backend', backend: s.backend, fallbacks: s.fallbacks }));
+    backendReady ??= selectBackend().then((s) => post({ type: 'backend', backend: s.backend }));
     await backendReady;
     for (const demo of message.demos) {
       post({ type: 'started', demo });

@@ -8,6 +8,9 @@ export interface PipelineSettings {
   chunks: number;
 }
 
+/** A fraction as the widget prints it: 12.5%. */
+export const pct = (f: number) => `${(100 * f).toFixed(1)}%`;
+
 export const STAGE_CHOICES = [2, 3, 4, 6, 8];
 export const CHUNK_CHOICES = [2, 3, 4];
 export const MAX_MICROBATCHES = 32;

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { AgentEpisode } from '@/lib/train/agent-trainer';
 import { SignedCell } from '../shell/SignedCell';
-import { StepPicker } from '../shell/StepPicker';
+import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
@@ -26,11 +26,10 @@ function turns(e: AgentEpisode): { role: AgentEpisode['roles'][number]; tokens: 
  */
 export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }) {
   const id = useId();
-  const [chosenStep, setChosenStep] = useState<number | null>(null);
+  const { entry, choose } = useChosenSample(samples);
   const [groupIndex, setGroupIndex] = useState(0);
-  if (samples.length === 0) return <p className="inspector-empty">Train for a step to see its episodes.</p>;
+  if (!entry) return <p className="inspector-empty">Train for a step to see its episodes.</p>;
 
-  const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
   const data = entry.data;
   const G = data.numGenerations;
   const groups = data.episodes.length / G;
@@ -43,7 +42,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
   return (
     <div className="inspector trajectory-viewer">
       <div className="inspector-pickers">
-        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={setChosenStep} />
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={choose} />
         <label htmlFor={`${id}-prompt`}>Prompt</label>
         <select id={`${id}-prompt`} value={g} onChange={(e) => setGroupIndex(Number(e.target.value))}>
           {Array.from({ length: groups }, (_, i) => data.episodes[i * G]).map((e, i) => (

@@ -1,8 +1,8 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { SignedCell } from '../shell/SignedCell';
-import { StepPicker } from '../shell/StepPicker';
+import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { StepSample } from '../shell/useLabWorker';
 
@@ -12,15 +12,14 @@ const fmt = (v: number) => v.toFixed(3);
 /** The last batches' preference pairs with their implicit rewards β·(log π − log π_ref). */
 export function PairInspector({ samples }: { samples: StepSample<'dpo'>[] }) {
   const id = useId();
-  const [chosenStep, setChosenStep] = useState<number | null>(null);
-  if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its pairs.</p>;
-  const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
+  const { entry, choose } = useChosenSample(samples);
+  if (!entry) return <p className="inspector-empty">Train for a step to inspect its pairs.</p>;
   const batch = entry.data;
   const ordered = batch.filter((b) => b.chosenReward - b.rejectedReward < 0).length;
   return (
     <div className="inspector">
       <div className="inspector-pickers">
-        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={setChosenStep} />
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={choose} />
       </div>
       <p className="inspector-summary">
         {batch.length} pairs in this batch; the implicit reward prefers the rejected completion in <strong>{ordered}</strong> of them.

@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { SignedCell } from '../shell/SignedCell';
-import { StepPicker } from '../shell/StepPicker';
+import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
@@ -20,11 +20,10 @@ function Token({ text, counted }: { text: string; counted: boolean }) {
 /** Pick a step and a prompt; see its G completions with each reward, the group's mean and std, and the advantages. */
 export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
   const id = useId();
-  const [chosenStep, setChosenStep] = useState<number | null>(null);
+  const { entry, choose } = useChosenSample(samples);
   const [promptIndex, setPromptIndex] = useState(0);
-  if (samples.length === 0) return <p className="inspector-empty">Train for a step to inspect its groups.</p>;
+  if (!entry) return <p className="inspector-empty">Train for a step to inspect its groups.</p>;
 
-  const entry = samples.find((s) => s.step === chosenStep) ?? samples[samples.length - 1];
   const data = entry.data;
   const group = data.groups[Math.min(promptIndex, data.groups.length - 1)];
   const totals = group.completions.map((c) => c.total);
@@ -34,7 +33,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
   return (
     <div className="inspector">
       <div className="inspector-pickers">
-        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={setChosenStep} />
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={choose} />
         <label htmlFor={`${id}-prompt`}>Prompt</label>
         <select id={`${id}-prompt`} value={Math.min(promptIndex, data.groups.length - 1)} onChange={(e) => setPromptIndex(Number(e.target.value))}>
           {data.groups.map((g, i) => (

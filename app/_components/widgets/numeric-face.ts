@@ -10,7 +10,6 @@ export const directFace: NumericFace = {
   dpoLoss: async (args) => rl.dpoLoss(args),
 };
 
-
 /** One request answered: its result, or the error's message (for a malformed request too). Never throws. */
 export async function answer(request: ToNumeric): Promise<FromNumeric> {
   const id = request?.id;

@@ -61,6 +61,27 @@ const MAX_CHART_POINTS = 600;
 /** The data table shows this many rows at a time (an imported run can have 40,000 steps). */
 const TABLE_PAGE_ROWS = 100;
 
+type Point = { step: number; values: [string, number][] };
+// A finished, saved or imported run's history never changes (a new log line makes a new array), so what one chart
+// reads from it is read once, not at every render while another run trains.
+const pointsCache = new WeakMap<LogLine[], Map<string, Point[]>>();
+
+/** The chart's metrics at each logged step of one run, from its lines of the chart's kind. */
+function pointsOf(history: LogLine[], spec: ChartSpec): Point[] {
+  const id = `${spec.kind}|${spec.metrics.join(',')}`;
+  const cached = pointsCache.get(history)?.get(id);
+  if (cached) return cached;
+  const points: Point[] = [];
+  for (const line of history) {
+    if (line.kind !== spec.kind) continue;
+    const values = spec.metrics.flatMap((metric): [string, number][] => (line.metrics[metric] === undefined ? [] : [[metric, line.metrics[metric]]]));
+    if (values.length > 0) points.push({ step: line.step, values });
+  }
+  if (!pointsCache.has(history)) pointsCache.set(history, new Map());
+  pointsCache.get(history)!.set(id, points);
+  return points;
+}
+
 /** Every k-th row and the last, so the line keeps its shape and its end. */
 function thin<T>(rows: T[], max: number): { rows: T[]; stride: number } {
   if (rows.length <= max) return { rows, stride: 1 };
@@ -77,15 +98,10 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const key = (run: number, metric: string) => `${run}:${metric}`;
   const byStep = new Map<number, Record<string, number>>();
   runs.forEach((run, r) => {
-    for (const line of run.history) {
-      if (line.kind !== spec.kind) continue;
-      for (const metric of spec.metrics) {
-        const value = line.metrics[metric];
-        if (value === undefined) continue;
-        const row = byStep.get(line.step) ?? { step: line.step };
-        row[key(r, metric)] = value;
-        byStep.set(line.step, row);
-      }
+    for (const point of pointsOf(run.history, spec)) {
+      const row = byStep.get(point.step) ?? { step: point.step };
+      for (const [metric, value] of point.values) row[key(r, metric)] = value;
+      byStep.set(point.step, row);
     }
   });
   const data = [...byStep.values()].sort((a, b) => a.step - b.step);

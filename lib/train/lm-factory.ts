@@ -17,23 +17,30 @@ export function lmTrainerFactory<S extends Schema, I>(
   initialModel: (init: Uint8Array | null, overrides: Record<string, unknown>) => TinyLM = loadCheckpoint,
 ): TrainerFactory<S, I> {
   return async (init, overrides) => {
-    const base = initialModel(init, overrides);
-    let trainer: LmTrainer<S, I>;
-    try {
-      trainer = await create(base, overrides);
-    } catch (error) {
-      base.dispose();
-      throw error;
-    }
-    const disposeTrainer = trainer.dispose;
-    return Object.assign(trainer, {
-      save: () => saveTinyLM(trainer.model),
-      dispose() {
-        disposeTrainer();
-        base.dispose();
-      },
-    });
+    const trainer = await ownModel(initialModel(init, overrides), (base) => create(base, overrides));
+    return Object.assign(trainer, { save: () => saveTinyLM(trainer.model) });
   };
+}
+
+/**
+ * Makes `create`'s trainer own `model`: disposing the trainer disposes the model too, and if `create` throws the model
+ * is freed before the error propagates (a retry starts from a clean slate). For any trainer built on a loaded model.
+ */
+export async function ownModel<M extends { dispose(): void }, T extends { dispose(): void }>(model: M, create: (model: M) => T | Promise<T>): Promise<T> {
+  let trainer: T;
+  try {
+    trainer = await create(model);
+  } catch (error) {
+    model.dispose();
+    throw error;
+  }
+  const disposeTrainer = trainer.dispose;
+  return Object.assign(trainer, {
+    dispose() {
+      disposeTrainer();
+      model.dispose();
+    },
+  });
 }
 
 function loadCheckpoint(init: Uint8Array | null): TinyLM {

@@ -19,6 +19,7 @@ import { collectRollout, episodeEvalMetrics, greedyEpisodes, type Rollout } from
 import type { Metrics } from './run';
 import { inTensorScope } from './scope';
 import type { Trainer, TrainerFactory } from './trainer';
+import { ownModel } from './lm-factory';
 
 /** π(a | cell) and V(cell) for every cell of the grid, row-major [rows·cols]: arrows and a value heat map. */
 export interface PolicyMap {
@@ -213,18 +214,5 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
 export const ppoFactory: TrainerFactory<typeof ppoSchema, PolicyMap> = async (init, overrides) => {
   const config = resolve(ppoSchema, overrides);
   if (init === null) return createPpoTrainer(config);
-  const model = loadActorCritic(init);
-  try {
-    const trainer = createPpoTrainer(config, { model });
-    const disposeTrainer = trainer.dispose;
-    return Object.assign(trainer, {
-      dispose() {
-        disposeTrainer();
-        model.dispose();
-      },
-    });
-  } catch (error) {
-    model.dispose();
-    throw error;
-  }
+  return ownModel(loadActorCritic(init), (model) => createPpoTrainer(config, { model }));
 };

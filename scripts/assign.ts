@@ -12,8 +12,8 @@ import { assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/a
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
-import { integerFlag, parseFlags, UsageError } from './cli';
 import { errorMessage } from '@/lib/errors';
+import { integerFlag, parseFlags, UsageError } from './cli';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
 const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;

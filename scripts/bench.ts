@@ -17,10 +17,10 @@ import { checkpointFor, TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/
 import type { Metrics } from '@/lib/train/run';
 import { startTrainer } from '@/lib/train/start';
 import type { Trainer } from '@/lib/train/trainer';
+import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
-import { errorMessage } from '@/lib/errors';
 
 /**
  * Changes to a trainer's defaults that only shorten set-up, never the measured step: DPO samples its preference

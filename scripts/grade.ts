@@ -12,8 +12,8 @@ import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } f
 import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
-import { parseFlags, UsageError } from './cli';
 import { errorMessage } from '@/lib/errors';
+import { parseFlags, UsageError } from './cli';
 
 const USAGE = 'usage: npm run grade -- --assignment assignment.json [--backend cpu|wasm] submission.json ... > grades.csv';
 

@@ -21,8 +21,8 @@ import { MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } 
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
-import { integerFlag, parseFlags, UsageError } from './cli';
 import { errorMessage } from '@/lib/errors';
+import { integerFlag, parseFlags, UsageError } from './cli';
 
 const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
 

@@ -9,9 +9,9 @@ import { AUTO_START_ORDER, type BackendName } from '@/lib/tf/names';
 import { startTrainer, type StartedTrainer } from '@/lib/train/start';
 import type { TrainerName } from '@/lib/train/registry';
 import { TrainingRun } from '@/lib/train/run';
+import { errorMessage } from '@/lib/errors';
 import { readCheckpoint } from './checkpoints';
 import type { FromWorker, ToWorker } from './protocol';
-import { errorMessage } from '@/lib/errors';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);

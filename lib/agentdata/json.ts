@@ -1,8 +1,8 @@
 // JSON helpers that never evaluate anything and never trust a key: properties are read only when they are
 // the object's own (so `constructor` or `__proto__` in the data is just a key), nesting is measured before
 // anything recurses, and parse errors become messages with a line number.
-import { fmt, MAX_DEPTH, MAX_NODES, MAX_TEXT_CHARS } from './limits';
 import { errorMessage } from '@/lib/errors';
+import { fmt, MAX_DEPTH, MAX_NODES, MAX_TEXT_CHARS } from './limits';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -4,11 +4,11 @@
 //   tool result  =1081                    mask 0 (the environment wrote it)
 //   answer       ' #### 1593' <eos>       mask 1
 // The same rule as TRL's assistant-only loss: the model is trained on its own tokens only.
-import { evaluate } from '@/lib/tasks/environment';
+import { CALCULATOR_MAX_RESULT_DIGITS, evaluate } from '@/lib/tasks/environment';
 import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
+import { errorMessage } from '@/lib/errors';
 import type { Message, ToolCall, Trajectory } from './types';
 import { validateTrajectory } from './validate';
-import { errorMessage } from '@/lib/errors';
 
 export type TokenRole = 'prompt' | 'policy' | 'observation';
 
@@ -16,8 +16,8 @@ export type LabEpisode =
   | { ok: true; tokens: string[]; mask: (0 | 1)[]; roles: TokenRole[]; prompt: string; completion: string }
   | { ok: false; reason: string };
 
-/** The lab's calculator answers results of at most this many digits (createCalculatorEnv's default). */
-const MAX_RESULT_DIGITS = 8;
+/** The lab's calculator answers results of at most this many digits. */
+const MAX_RESULT_DIGITS = CALCULATOR_MAX_RESULT_DIGITS;
 const USER_EXPRESSION = /\d+(?:\s*[+*-]\s*\d+)+/g;
 const CALL_EXPRESSION = /^-?\d+([+*-]-?\d+)*$/;
 

@@ -1,12 +1,12 @@
 // validateTrajectory: the entry point. Takes a trajectory object, a JSON string of one, or JSONL (one per
 // line), and returns every problem it finds as { line?, path, code, message }. Any input gets an answer:
 // size caps are checked before parsing, and anything unexpected becomes an error rather than a crash.
+import { errorMessage } from '@/lib/errors';
 import { checkTrajectory } from './check';
 import { boundsProblem, lineAt, parseJson, tooDeepAt } from './json';
 import { fmt, MAX_DEPTH, MAX_LINES, MAX_TEXT_CHARS } from './limits';
 import { ErrorSink } from './sink';
 import type { ValidationResult } from './types';
-import { errorMessage } from '@/lib/errors';
 
 export function validateTrajectory(input: unknown): ValidationResult {
   const sink = new ErrorSink();

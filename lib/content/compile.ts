@@ -6,6 +6,7 @@ import rehypeKatex from 'rehype-katex';
 import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+import { errorMessage } from '@/lib/errors';
 import { getChapterMeta, parseFrontmatter, type ChapterMeta } from './chapters';
 import { rehypeMathml } from './mathml';
 import { rehypeStaticBlocks } from './static-blocks';
@@ -21,7 +22,6 @@ import {
   type CollectedLink,
   type Heading,
 } from './plugins';
-import { errorMessage } from '@/lib/errors';
 
 export interface CompiledSource {
   frontmatter: Frontmatter;

@@ -5,9 +5,9 @@
 import katex from 'katex';
 import { toString as hastToString } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
+import { errorMessage } from '@/lib/errors';
 import { isChapterComponent, quizPropsSchema, figurePropsSchema, labEmbedPropsSchema } from './components';
 import { referenceForTitle, referenceForUrl } from './references';
-import { errorMessage } from '@/lib/errors';
 
 interface Position {
   start: { line: number; column: number };

@@ -30,6 +30,9 @@ export interface CalculatorOptions {
 /** What the calculator answers to a malformed call: the policy sees it failed, and the run goes on. */
 export const CALCULATOR_ERROR = '=?';
 
+/** The longest result, in digits, the calculator answers unless told otherwise; longer ones get the error reply. */
+export const CALCULATOR_MAX_RESULT_DIGITS = 8;
+
 /**
  * A calculator tool: when the policy closes a bracket, e.g. writes "[23*47]", the environment appends "=1081".
  * It takes integers joined by + - * with the usual precedence; a malformed call (empty, "[3*]", a result too long)
@@ -39,7 +42,7 @@ export function createCalculatorEnv(tokenizer: CharTokenizer, opts: CalculatorOp
   const [open] = tokenizer.encode('[');
   const [close] = tokenizer.encode(']');
   const error = tokenizer.encode(CALCULATOR_ERROR); // throws, naming '?', for a tokenizer that lacks it
-  const maxDigits = opts.maxResultDigits ?? 8;
+  const maxDigits = opts.maxResultDigits ?? CALCULATOR_MAX_RESULT_DIGITS;
   const maxCalls = opts.maxCalls ?? Infinity;
   return {
     respond(completion) {

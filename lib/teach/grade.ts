@@ -23,12 +23,12 @@ import { decodeWeightsFile } from '@/lib/models/weights-file';
 import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
 import { trainerSettings, type TrainerName } from '@/lib/train/registry';
 import type { Metrics } from '@/lib/train/run';
+import { errorMessage } from '@/lib/errors';
 import { architectureProblem } from './architecture';
 import { firstIssue, type AssignmentFile } from './assignment';
 import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
 import { GOAL_METRICS, goalMet } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
-import { errorMessage } from '@/lib/errors';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
 export type EvalSet = { kind: 'public' } | { kind: 'seeded'; seed: number; samples: number };

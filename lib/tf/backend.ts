@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
+import { errorMessage } from '@/lib/errors';
 import { detectRuntime, nodeWasmDir, webglSkipReason, webgpuSkipReason, type GpuLike, type Runtime } from './runtime';
 import { withTimeout } from './timeout';
 import { BACKEND_ORDER, type BackendName } from './names';
-import { errorMessage } from '@/lib/errors';
 
 export { BACKEND_ORDER, parseBackendName, type BackendName } from './names';
 

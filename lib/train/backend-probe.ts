@@ -8,9 +8,9 @@
 import { selectBackend } from '@/lib/tf/backend';
 import type { BackendTiming } from '@/lib/tf/choice';
 import type { BackendName } from '@/lib/tf/names';
+import { errorMessage } from '@/lib/errors';
 import type { TrainerName } from './registry';
 import { startTrainer } from './start';
-import { errorMessage } from '@/lib/errors';
 
 export interface TimeBackendOptions {
   overrides: Record<string, unknown>;

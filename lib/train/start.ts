@@ -4,10 +4,10 @@
  * says which part it was, so the caller can fix the cause and simply try again.
  */
 import { selectBackend, type BackendSelection, type SelectBackendOptions } from '@/lib/tf/backend';
+import { errorMessage } from '@/lib/errors';
 import { CHECKPOINTS } from './lab-setup';
 import { checkpointFor, TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
 import type { Trainer } from './trainer';
-import { errorMessage } from '@/lib/errors';
 
 export interface StartOptions {
   /** Config overrides (validated by the trainer: unknown fields and out-of-range values are refused). */

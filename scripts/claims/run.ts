@@ -7,8 +7,8 @@ import path from 'node:path';
 import { trainerSettings } from '@/lib/train/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/train/start';
-import type { Claim, ClaimRun, Verdict } from './catalog';
 import { errorMessage } from '@/lib/errors';
+import type { Claim, ClaimRun, Verdict } from './catalog';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(path.join('public', file)));
 

@@ -5,8 +5,8 @@
  */
 import { runDemo } from '@/lib/dist/equivalence';
 import { selectBackend } from '@/lib/tf/backend';
-import type { FromDemoWorker, ToDemoWorker } from './dist-demo-protocol';
 import { errorMessage } from '@/lib/errors';
+import type { FromDemoWorker, ToDemoWorker } from './dist-demo-protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromDemoWorker) => scope.postMessage(message);

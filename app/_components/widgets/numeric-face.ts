@@ -1,7 +1,7 @@
 // lib/rl's functions behind the async face, where tfjs may run: in the numeric worker, and in Node at build time.
 import * as rl from '@/lib/rl';
-import { NUMERIC_FNS, type FromNumeric, type NumericFace, type ToNumeric } from './numeric-protocol';
 import { errorMessage } from '@/lib/errors';
+import { NUMERIC_FNS, type FromNumeric, type NumericFace, type ToNumeric } from './numeric-protocol';
 
 export const directFace: NumericFace = {
   grpoAdvantages: async (args) => rl.grpoAdvantages(args),

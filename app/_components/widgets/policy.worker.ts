@@ -12,8 +12,8 @@ import type { TinyLM } from '@/lib/models/tiny-lm';
 import { PAD_ID } from '@/lib/tasks/tokenizer';
 import { selectBackend, type BackendName } from '@/lib/tf/backend';
 import { CHECKPOINTS } from '@/lib/train/lab-setup';
-import type { FromPolicy, ToPolicy } from './policy-protocol';
 import { errorMessage } from '@/lib/errors';
+import type { FromPolicy, ToPolicy } from './policy-protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 

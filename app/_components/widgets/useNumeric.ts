@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { NumericFace } from './numeric-protocol';
 import { errorMessage } from '@/lib/errors';
+import type { NumericFace } from './numeric-protocol';
 
 // The worker's client is a chunk of its own, shared by every widget and fetched on the first edit.
 const loadClient = () => import('./numeric-client');

@@ -1,12 +1,12 @@
 // npm run bench:lab — time from pressing Train in the GRPO lab (default preset) to a held-out accuracy target,
 // in headless Chromium, for each tfjs backend. Needs a build (npm run build). A benchmark, not a test.
 // Usage: npm run bench:lab [-- --target 0.45 --backends auto,wasm,webgl,webgpu,cpu --limit 120] (auto: the lab's own choice, by measurement)
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, findChromium } from './chromium.mjs';
+import { serveOut } from './serve-out.mjs';
 
 const { values } = parseArgs({ options: { target: { type: 'string', default: '0.45' }, backends: { type: 'string', default: 'auto,wasm,webgl,webgpu,cpu' }, limit: { type: 'string', default: '120' } } });
 const target = Number(values.target);
@@ -16,8 +16,7 @@ if (!fs.existsSync('out/index.html')) {
   process.exit(1);
 }
 const PORT = 4400 + Math.floor(Math.random() * 100);
-const server = spawn('node', ['scripts/serve.mjs', 'out'], { env: { ...process.env, PORT: String(PORT) }, stdio: 'pipe', detached: true });
-await new Promise((resolve) => server.stdout.once('data', resolve));
+const server = await serveOut(PORT);
 const browser = await chromium.launch({ executablePath: findChromium(), args: chromiumArgs });
 const results = [];
 try {
@@ -46,7 +45,7 @@ try {
   }
 } finally {
   await browser.close();
-  process.kill(-server.pid);
+  server.stop();
 }
 fs.mkdirSync('bench-results', { recursive: true });
 const report = { date: new Date().toISOString(), cpu: os.cpus()[0]?.model, cores: os.cpus().length, target, results };

@@ -3,13 +3,13 @@
 // Usage: npm run build && npm run lighthouse [-- /path/ ...]
 // Targets: performance >= 0.9, every other category 1.0. Prints a table, writes bench-results/lighthouse.json,
 // (and each page's full report to bench-results/lighthouse/), exits 1 below a target. Uses Debian's Chromium (lighthouse 12.2.3 is the last release that runs on Node 20).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { findChromium } from './chromium.mjs';
+import { serveOut } from './serve-out.mjs';
 
 const TARGETS = { performance: 0.9, accessibility: 1, 'best-practices': 1, seo: 1 };
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1); // the median run of each page counts
@@ -44,11 +44,7 @@ const freePort = () =>
   });
 
 const port = await freePort();
-const server = spawn('node', ['scripts/serve.mjs', 'out'], { env: { ...process.env, PORT: String(port) }, stdio: 'pipe', detached: true });
-await new Promise((resolve, reject) => {
-  server.stdout.once('data', resolve);
-  server.once('exit', (code) => reject(new Error(`scripts/serve.mjs exited with ${code}`)));
-});
+const server = await serveOut(port);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = [];
@@ -83,7 +79,7 @@ try {
   }
 } finally {
   await chrome?.kill();
-  process.kill(-server.pid);
+  server.stop();
 }
 
 const cats = Object.keys(TARGETS);

@@ -1,10 +1,10 @@
 // Measure the JavaScript a chapter page pulls in a real browser, prefetches included, gzipped.
 // Usage: npm run build && npm run measure:js [-- /chapters/<slug>/ ...]   (budget: 135 KB gzipped)
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, findChromium } from './chromium.mjs';
+import { serveOut } from './serve-out.mjs';
 
 const BUDGET_KB = 135;
 const PORT = 4180 + Math.floor(Math.random() * 100);
@@ -21,8 +21,7 @@ if (!executablePath) {
   process.exit(1);
 }
 
-const server = spawn('node', ['scripts/serve.mjs', 'out'], { env: { ...process.env, PORT: String(PORT) }, stdio: 'pipe', detached: true });
-await new Promise((resolve) => server.stdout.once('data', resolve));
+const server = await serveOut(PORT);
 const browser = await chromium.launch({ executablePath, args: chromiumArgs });
 const results = [];
 try {
@@ -48,7 +47,7 @@ try {
   }
 } finally {
   await browser.close();
-  process.kill(-server.pid);
+  server.stop();
 }
 
 const verbose = process.env.VERBOSE === '1';

@@ -6,14 +6,13 @@
  * file: grading needs it (it holds the evaluation seed, which the link does not). Every mistake costs one line on
  * stderr and exit code 2.
  */
-import fs from 'node:fs';
 import { labNamed, labPresets, labs } from '@/content/labs';
-import { assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
+import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
-import { integerFlag, parseFlags, UsageError } from './cli';
+import { integerFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
 const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;
@@ -59,14 +58,8 @@ async function main(argv: string[]) {
   const evalSeed = integerFlag('eval-seed', values['eval-seed']);
   if (evalSeed === undefined) throw new UsageError('--eval-seed is required: the seed of your held-out evaluation set (keep it to yourself)');
   const evalSamples = integerFlag('eval-samples', values['eval-samples']);
-  let instructions = '';
-  if (values.instructions !== undefined) {
-    try {
-      instructions = fs.readFileSync(values.instructions, 'utf8');
-    } catch (error) {
-      throw new UsageError(`cannot read ${values.instructions}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
+  // Instructions are capped at ASSIGNMENT_LIMITS.instructions characters (createAssignment says so); 4 bytes each at most.
+  const instructions = values.instructions === undefined ? '' : readFlagFile(values.instructions, 4 * ASSIGNMENT_LIMITS.instructions, 'instructions');
   resolve(schema, { ...ownEntry(presets, presetName)!.overrides, ...overrides }); // every value in range, with its field named
   const file = await createAssignment({
     lab: lab.slug,

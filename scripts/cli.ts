@@ -1,5 +1,6 @@
 // What the course's command lines (train, assign, grade) share: a usage error, strict flag parsing that turns Node's
 // multi-line parse errors into one line plus the usage, and integer flags that refuse "1e3", "-1" and "07.5".
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A mistake on the command line: printed as one line, exit code 2. */
@@ -20,4 +21,21 @@ export function integerFlag(flag: string, text: string | undefined, min = 0): nu
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
   return n;
+}
+
+/** A file a flag names, refused unread above `maxBytes`; a missing or unreadable file is a UsageError with its code. */
+export function readFlagFile(file: string, maxBytes: number, what: string): string {
+  try {
+    if (fs.statSync(file).size > maxBytes) throw new UsageError(`${file} is too large to be ${what}`);
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** The tfjs backends Node has: a --backend flag's value, checked. */
+export function nodeBackendFlag(value: string): 'cpu' | 'wasm' {
+  if (value !== 'cpu' && value !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${value}"`);
+  return value;
 }

@@ -13,7 +13,7 @@ import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { errorMessage } from '@/lib/errors';
-import { parseFlags, UsageError } from './cli';
+import { nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
 const USAGE = 'usage: npm run grade -- --assignment assignment.json [--backend cpu|wasm] submission.json ... > grades.csv';
 
@@ -26,22 +26,15 @@ async function parseCommandLine(argv: string[]) {
   if (values.help) return null;
   if (values.assignment === undefined) throw new UsageError(`--assignment is required: the file npm run assign or the /teach/ page made. ${USAGE}`);
   if (positionals.length === 0) throw new UsageError('name the submission files to grade');
-  if (values.backend !== 'cpu' && values.backend !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${values.backend}"`);
-  let text: string;
-  try {
-    if (fs.statSync(values.assignment).size > MAX_ASSIGNMENT_FILE_BYTES) throw new UsageError(`${values.assignment} is too large to be an assignment`);
-    text = fs.readFileSync(values.assignment, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${values.assignment}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const backend = nodeBackendFlag(values.backend!);
+  const text = readFlagFile(values.assignment, MAX_ASSIGNMENT_FILE_BYTES, 'an assignment');
   let assignment: AssignmentFile;
   try {
     assignment = await parseAssignmentFile(text);
   } catch (error) {
     throw new UsageError(`--assignment ${values.assignment}: ${(error as Error).message}`);
   }
-  return { assignment, files: positionals, backend: values.backend };
+  return { assignment, files: positionals, backend };
 }
 
 /** The file's text, or the row that says why it cannot be read (checked by size before reading). */

@@ -22,7 +22,7 @@ import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
-import { integerFlag, parseFlags, UsageError } from './cli';
+import { integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
 const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
 
@@ -58,7 +58,7 @@ async function parseCommandLine(argv: string[]) {
   const presetName = values.preset ?? 'default';
   const preset = ownEntry(presets, presetName);
   if (!preset) throw new UsageError(`unknown preset "${presetName}" for ${name} (known: ${Object.keys(presets).join(', ')})`);
-  if (values.backend !== 'cpu' && values.backend !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${values.backend}"`);
+  const backend = nodeBackendFlag(values.backend!);
 
   const assignment = values.assignment === undefined ? null : await readAssignment(values.assignment, name);
   if ((values.student === undefined) !== (values.submit === undefined)) throw new UsageError('--student and --submit go together: name the student and the submission file');
@@ -100,21 +100,14 @@ async function parseCommandLine(argv: string[]) {
   }
   const save = values.save === undefined ? undefined : checkSavePath('save', values.save);
   const submit = values.submit === undefined || !assignment || student === undefined ? undefined : { file: checkSavePath('submit', values.submit), student, assignment };
-  return { name, overrides, backend: values.backend, init, save, submit };
+  return { name, overrides, backend, init, save, submit };
 }
 
 const show = (value: FieldValue) => (typeof value === 'string' ? quoteInput(value) : String(value));
 
 /** The assignment in `file` (its JSON, or the lab link saved as text), checked against its hash and the trainer. */
 async function readAssignment(file: string, trainer: string): Promise<SharedAssignment> {
-  let text: string;
-  try {
-    if (fs.statSync(file).size > MAX_ASSIGNMENT_FILE_BYTES) throw new UsageError(`--assignment ${file} is too large to be an assignment`);
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readFlagFile(file, MAX_ASSIGNMENT_FILE_BYTES, 'an assignment');
   let assignment: SharedAssignment;
   try {
     assignment = await parseAnyAssignment(text);

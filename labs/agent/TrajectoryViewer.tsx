@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import type { AgentEpisode } from '@/lib/train/agent-trainer';
-import { SignedCell } from '../shell/SignedCell';
+import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
 
@@ -63,13 +63,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
               <th scope="col">#</th>
               <th scope="col">episode, turn by turn</th>
               <th scope="col">calls</th>
-              {data.rewardNames.map((name, f) => (
-                <th scope="col" key={name}>
-                  {name} <span className="weight">×{data.rewardWeights[f]}</span>
-                </th>
-              ))}
-              <th scope="col">total</th>
-              <th scope="col">advantage</th>
+              <RewardHeaders names={data.rewardNames} weights={data.rewardWeights} />
             </tr>
           </thead>
           <tbody>
@@ -92,11 +86,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
                   {e.calls}
                   {e.failures > 0 ? ` (${e.failures} malformed)` : ''}
                 </td>
-                {e.rewards.map((r, f) => (
-                  <td key={f}>{fmt(r)}</td>
-                ))}
-                <td>{fmt(e.total)}</td>
-                <SignedCell value={e.advantage} format={fmt} />
+                <RewardCells rewards={e.rewards} total={e.total} advantage={e.advantage} format={fmt} />
               </tr>
             ))}
           </tbody>

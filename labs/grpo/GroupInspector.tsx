@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { SignedCell } from '../shell/SignedCell';
+import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
 
@@ -53,13 +53,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
             <tr>
               <th scope="col">#</th>
               <th scope="col">completion tokens</th>
-              {data.rewardNames.map((name, f) => (
-                <th scope="col" key={name}>
-                  {name} <span className="weight">×{data.rewardWeights[f]}</span>
-                </th>
-              ))}
-              <th scope="col">total</th>
-              <th scope="col">advantage</th>
+              <RewardHeaders names={data.rewardNames} weights={data.rewardWeights} />
             </tr>
           </thead>
           <tbody>
@@ -72,11 +66,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
                       <Token key={j} text={t} counted={c.mask[j] === 1} />
                     ))}
                   </td>
-                  {c.rewards.map((r, f) => (
-                    <td key={f}>{fmt(r)}</td>
-                  ))}
-                  <td>{fmt(c.total)}</td>
-                  <SignedCell value={c.advantage} format={fmt} />
+                  <RewardCells rewards={c.rewards} total={c.total} advantage={c.advantage} format={fmt} />
                 </tr>
               );
             })}

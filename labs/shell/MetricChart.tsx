@@ -58,6 +58,8 @@ const DASHES = [undefined, '5 3'];
 
 /** More points than a 170-px chart can show only slow it down: beyond this, every k-th step is drawn. */
 const MAX_CHART_POINTS = 600;
+/** A chart redraws at most this often while a run logs (its table and the status line follow every line). */
+const MIN_REDRAW_MS = 400;
 /** The data table shows this many rows at a time (an imported run can have 40,000 steps). */
 const TABLE_PAGE_ROWS = 100;
 
@@ -113,14 +115,24 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const empty = data.length === 0;
   const plotRows = useStable(plotted.rows, sameRows);
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
-  // What the plot shows catches up with the data in its turn (queueRedraw); lines that arrive meanwhile join it.
+  // What the plot shows catches up with the data in its turn (queueRedraw), at most every MIN_REDRAW_MS: a run logs
+  // ~10 lines a second, and redrawing every chart for each would keep the main thread busy; lines that arrive
+  // meanwhile join the next drawing.
   const [shown, setShown] = useState({ rows: plotRows, lines: plotLines });
+  const lastDrawn = useRef(0);
   useEffect(() => {
     if (shown.rows === plotRows && shown.lines === plotLines) return;
     let current = true;
-    queueRedraw(() => current && flushSync(() => setShown({ rows: plotRows, lines: plotLines })));
+    const draw = () =>
+      queueRedraw(() => {
+        if (!current) return;
+        lastDrawn.current = performance.now();
+        flushSync(() => setShown({ rows: plotRows, lines: plotLines }));
+      });
+    const timer = setTimeout(draw, Math.max(0, lastDrawn.current + MIN_REDRAW_MS - performance.now()));
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [plotRows, plotLines, shown]);
   useEffect(() => {
@@ -136,6 +148,9 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
       <div className="metric-chart-plot">
         {empty ? (
           <p className="metric-chart-empty">No data yet</p>
+        ) : shown.rows.length === 0 ? (
+          // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
+          <p className="metric-chart-empty">Loading the chart…</p>
         ) : (
           <Suspense fallback={<p className="metric-chart-empty">Loading the chart…</p>}>
             <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} />

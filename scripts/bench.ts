@@ -6,7 +6,8 @@
  * steps, and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
  * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
  * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
- * grow) and the model size. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
+ * grow) and the model size. Then the sampling call against its bound (scripts/bench/sampling.ts), unless
+ * --no-sampling. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
+import { benchSampling, samplingBound, type SamplingBound, type SamplingResult } from './bench/sampling';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
 
 /**
@@ -161,6 +163,8 @@ async function main(options: BenchOptions): Promise<number> {
   const stepsFor = (b: BackendName) => options.steps ?? DEFAULT_STEPS[b];
 
   const results: TrainerResult[] = [];
+  const sampling: SamplingResult[] = [];
+  let bound: SamplingBound | null = null;
   for (const backend of options.backends) {
     const status = statuses.find((s) => s.backend === backend)!;
     if (!status.available) {
@@ -173,6 +177,11 @@ async function main(options: BenchOptions): Promise<number> {
       log(`${name} on ${backend}: ${options.warmup} warm-up + ${stepsFor(backend)} timed steps…`);
       results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings));
     }
+    if (options.sampling) {
+      log(`the sampling call on ${backend}…`);
+      if (backend === 'wasm') bound = await samplingBound();
+      sampling.push(...(await benchSampling(backend)));
+    }
   }
   machine.loadavgEnd = os.loadavg()[0];
   const load = Math.max(machine.loadavgStart, machine.loadavgEnd);
@@ -181,7 +190,7 @@ async function main(options: BenchOptions): Promise<number> {
   }
 
   const report: BenchReport = {
-    schema: 2,
+    schema: 3,
     machine,
     options: {
       backends: options.backends,
@@ -191,6 +200,7 @@ async function main(options: BenchOptions): Promise<number> {
     },
     backends: BACKEND_ORDER.map((b) => statuses.find((s) => s.backend === b)!).sort((a, b) => Number(b.benchmarked) - Number(a.benchmarked)),
     results,
+    sampling: { bound, results: sampling },
     notes,
     warnings,
     wallSeconds: (performance.now() - started) / 1000,

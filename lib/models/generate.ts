@@ -14,9 +14,14 @@ export { sampleToken, type SamplingConfig } from './sampling';
  * (backends agree on probabilities to ~1e-5, so the same seed gives the same completions everywhere except on
  * near-ties). With an environment (lib/tasks/environment.ts), after each policy token the environment may append an
  * observation: tokens the policy did not choose, kept as context and masked out of the loss. Rows then differ in
- * length. A model with a key/value cache (TinyLM.beginDecoding) is fed only each row's new tokens per step; one without
- * (a scripted test model) re-runs the prefix, and both sample in the same order, so a seed gives the same completions.
+ * length. A model with a key/value cache is fed only each row's new tokens per step: by default through the fused
+ * WebAssembly kernel (TinyLM.beginFusedDecoding, one call per step, no read-back), else through tfjs
+ * (TinyLM.beginDecoding). One without (a scripted test model) re-runs the prefix. All sample in the same order, so a
+ * seed gives the same completions (up to near-ties, as across backends).
  */
+
+/** How to decode: 'auto' uses the fused kernel where it runs, else tfjs; 'tfjs' always runs tfjs kernels. */
+export type Decoder = 'auto' | 'tfjs';
 
 export interface GenerateConfig extends SamplingConfig {
   /** Tokens after the prompt at most per row, EOS and observations included. */
@@ -48,7 +53,14 @@ export interface Generation {
 }
 
 /** Samples completions for B prompts, with `env` answering along the way if given. Prompts may differ in length. */
-export async function generate(model: CausalLM, prompts: number[][], config: GenerateConfig, rng: Rng, env?: ToolEnvironment): Promise<Generation> {
+export async function generate(
+  model: CausalLM,
+  prompts: number[][],
+  config: GenerateConfig,
+  rng: Rng,
+  env?: ToolEnvironment,
+  opts: { decoder?: Decoder } = {},
+): Promise<Generation> {
   const M = config.max_completion_length;
   const V = model.config.vocab_size;
   const longest = Math.max(...prompts.map((p) => p.length));
@@ -77,11 +89,18 @@ export async function generate(model: CausalLM, prompts: number[][], config: Gen
   };
   let active = prompts.map((_, i) => i);
   // With a key/value cache each step feeds only the new tokens; without, it re-runs every row's whole prefix.
-  const session = model.beginDecoding?.();
+  const fused = (opts.decoder ?? 'auto') === 'auto' ? ((await model.beginFusedDecoding?.()) ?? null) : null;
+  const session = fused ? null : model.beginDecoding?.();
+  const cache = fused ?? session;
+  const temperature = config.temperature ?? 1;
   let fresh: number[][] = prompts.map((p) => [...p]); // tokens the session has not seen yet, per active row
   try {
     while (active.length > 0) {
-      const probs = session ? await readProbs(session.feed(fresh), config.temperature ?? 1) : await nextTokenProbs(model, active.map((i) => rows[i]), config.temperature ?? 1, config.pad_id);
+      const probs = fused
+        ? fused.feed(fresh, temperature)
+        : session
+          ? await readProbs(session.feed(fresh), temperature)
+          : await nextTokenProbs(model, active.map((i) => rows[i]), temperature, config.pad_id);
       const seenFrom = active.map((i) => out.lengths[i]);
       active.forEach((i, j) => {
         const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
@@ -97,15 +116,16 @@ export async function generate(model: CausalLM, prompts: number[][], config: Gen
         }
         if (reply?.done) out.endedByEnv[i] = true;
       });
-      const still = active.flatMap((i, j) => (!out.finished[i] && !out.endedByEnv[i] && out.lengths[i] < M ? [j] : []));
-      if (session && still.length > 0) {
-        if (still.length < active.length) session.select(still);
+      const still: number[] = []; // positions in `active` of the rows that go on
+      active.forEach((i, j) => !out.finished[i] && !out.endedByEnv[i] && out.lengths[i] < M && still.push(j));
+      if (cache && still.length > 0) {
+        if (still.length < active.length) cache.select(still);
         fresh = still.map((j) => out.completions[active[j]].slice(seenFrom[j], out.lengths[active[j]]));
       }
       active = still.map((j) => active[j]);
     }
   } finally {
-    session?.dispose();
+    cache?.dispose();
   }
   return out;
 }

@@ -15,6 +15,8 @@ export interface Linear {
   readonly inDim: number;
   readonly outDim: number;
   readonly hasLora: boolean;
+  /** The bias b [out]. */
+  readonly bias: tf.Variable;
   /** x [N, in] → [N, out]. `training` enables lora_dropout; `rng` seeds it. */
   apply(x: tf.Tensor2D, opts?: { activation?: 'linear' | 'relu'; training?: boolean; rng?: Rng }): tf.Tensor2D;
   /** The weight the layer computes with: W, or W + s·A·B when an unmerged adapter is present. Caller disposes. */
@@ -61,6 +63,7 @@ export function createLinear(store: ParamStore, spec: LinearSpec, rng: Rng, lora
     inDim,
     outDim,
     hasLora: lora != null,
+    bias: b,
     get merged() {
       return merged;
     },

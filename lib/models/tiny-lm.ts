@@ -4,6 +4,9 @@ import { resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMC
 import { createLinear, type Linear } from './linear';
 import { dense, layerNorm, matMul2d, oneHotF32 } from './ops';
 import { createParamStore, type ParamStore } from './params';
+import { compileDecodeKernel, kernelFits, openFusedDecoding, type FusedDecodingSession } from './decode-kernel/session';
+
+export type { FusedDecodingSession } from './decode-kernel/session';
 
 /** What a forward pass returns. Shapes: B batch, T positions, V vocabulary. */
 export interface LMOutput {
@@ -19,6 +22,11 @@ export interface CausalLM {
   forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
   /** Incremental decoding with a key/value cache, if the model has it (generation then skips recomputing prefixes). */
   beginDecoding?(): DecodingSession;
+  /**
+   * The same decoding as one WebAssembly call per step (lib/models/decode-kernel), on the weights as they are now; null
+   * where the kernel cannot run (no WebAssembly SIMD, or shapes that are not whole SIMD lanes).
+   */
+  beginFusedDecoding?(): Promise<FusedDecodingSession | null>;
 }
 
 /**
@@ -44,6 +52,7 @@ export interface TinyLM extends CausalLM {
   /** ids int32 [B, T] with T ≤ context_length. Runs inside its own tidy: only the outputs survive. */
   forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
   beginDecoding(): DecodingSession;
+  beginFusedDecoding(): Promise<FusedDecodingSession | null>;
   /** Every weight by name, in a stable order (the checkpoint order). */
   namedWeights(): ReadonlyMap<string, tf.Variable>;
   /** What an optimizer should update: all weights; with LoRA only adapters and value head; none when frozen. */
@@ -276,6 +285,48 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
     };
   }
 
+  /**
+   * Every weight the forward pass computes with (adapters folded in), flat in the kernel's order. Backends that keep
+   * tensors in CPU memory (wasm, cpu) copy each one out, with no kernel dispatched; GPU backends concatenate them and
+   * read back once.
+   */
+  async function beginFusedDecoding(): Promise<FusedDecodingSession | null> {
+    if (!kernelFits(c) || !(await compileDecodeKernel())) return null;
+    const folded: tf.Tensor[] = []; // effective weights of unmerged adapters, computed here and freed below
+    const weightOf = (lin: Linear) => {
+      if (!lin.hasLora || lin.merged) return store.get(`${lin.name}.W`);
+      folded.push(lin.effectiveWeight());
+      return folded[folded.length - 1];
+    };
+    const parts: tf.Tensor[] = [tokEmb, posEmb];
+    try {
+      for (const blk of blocks) {
+        parts.push(blk.ln1.g, blk.ln1.b, weightOf(blk.qkv), blk.qkv.bias, weightOf(blk.out), blk.out.bias);
+        parts.push(blk.ln2.g, blk.ln2.b, weightOf(blk.fc1), blk.fc1.bias, weightOf(blk.fc2), blk.fc2.bias);
+      }
+      parts.push(lnF.g, lnF.b, weightOf(head), head.bias);
+      let weights: Float32Array;
+      if (['wasm', 'cpu'].includes(tf.getBackend())) {
+        weights = new Float32Array(parts.reduce((n, t) => n + t.size, 0));
+        let at = 0;
+        for (const t of parts) {
+          weights.set(t.dataSync() as Float32Array, at);
+          at += t.size;
+        }
+      } else {
+        const packed = tf.tidy(() => tf.concat(parts.map((t) => tf.reshape(t, [-1]))));
+        try {
+          weights = (await packed.data()) as Float32Array;
+        } finally {
+          packed.dispose();
+        }
+      }
+      return await openFusedDecoding(c, weights);
+    } finally {
+      tf.dispose(folded);
+    }
+  }
+
   const all = () => [...store.named.values()];
   const size = (vs: tf.Variable[]) => vs.reduce((s, v) => s + v.size, 0);
   const model: TinyLM = {
@@ -284,6 +335,7 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
     frozen,
     forward,
     beginDecoding,
+    beginFusedDecoding,
     namedWeights: () => store.named,
     trainableVariables: () => all().filter((v) => v.trainable),
     allVariables: all,

@@ -3,12 +3,13 @@ import { integerFlag, parseFlags, UsageError } from '../cli';
 import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/names';
 import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/train/registry';
 
-export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
+export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--no-sampling] [--out FILE]
 
   --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
   --trainers  trainers from lib/train/registry.ts (default: all of them)
   --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
   --warmup    untimed steps before timing (default 2: Adam creates its slots on the first)
+  --no-sampling  skip the sampling call (generate() for 64 × 15 tokens per decoder, against its FLOP bound)
   --out       where the JSON goes (default bench-results/bench.json)`;
 
 /** Timed steps when --steps is not given: cpu is ~20× slower than wasm on this model. */
@@ -21,6 +22,8 @@ export interface BenchOptions {
   /** null: {@link DEFAULT_STEPS} per backend. */
   steps: number | null;
   warmup: number;
+  /** Whether to time the sampling call (scripts/bench/sampling.ts) on each backend. */
+  sampling: boolean;
   out: string;
 }
 
@@ -41,6 +44,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       steps: { type: 'string' },
       warmup: { type: 'string' },
       out: { type: 'string' },
+      'no-sampling': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     '(npm run bench -- --help)',
@@ -65,6 +69,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     trainers,
     steps: integerFlag('steps', values.steps, 1) ?? null,
     warmup: integerFlag('warmup', values.warmup, 1) ?? 2,
+    sampling: !values['no-sampling'],
     out: values.out ?? 'bench-results/bench.json',
   };
 }

@@ -1,4 +1,5 @@
 /** The benchmark as markdown tables. */
+import { SAMPLING_ROWS, SAMPLING_TOKENS } from './sampling';
 import type { BenchReport, TrainerResult } from './types';
 
 const fixed = (x: number | undefined, digits: number) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
@@ -93,6 +94,27 @@ export function markdown(report: BenchReport): string {
       '`num_tokens` (prompt and completion tokens, as TRL logs it) or `global_step` (environment steps), per second.',
   );
   out.push('');
+
+  const { bound, results: sampling } = report.sampling;
+  if (sampling.length > 0) {
+    out.push(`### The sampling call (generate(): ${SAMPLING_ROWS} prompts × ${SAMPLING_TOKENS} tokens, the lab's SFT checkpoint)`);
+    out.push('');
+    out.push(
+      table(
+        ['backend', 'decoder', 'median ms', 'min ms', '× bound'],
+        sampling.map((s) => [s.backend, s.decoder === 'auto' ? (s.fused ? 'fused kernel' : 'auto (tfjs: the kernel stood aside)') : 'tfjs kernels', ms(s.medianMs), ms(s.minMs), bound ? fixed(s.medianMs / bound.boundMs, 2) : '–']),
+      ),
+    );
+    out.push('');
+    if (bound) {
+      out.push(
+        `Bound: ${fixed(bound.flops / 1e6, 1)} MFLOP of cached decoding at ${fixed(bound.peakGflops, 1)} GFLOP/s (tfjs-wasm's matmul ` +
+          `peak here, 512³) = ${ms(bound.flops / (bound.peakGflops * 1e6))} ms, plus ${ms(bound.readBackMs)} ms to read the weights back ` +
+          `once: ${ms(bound.boundMs)} ms. Target: the median within 2× of it.`,
+      );
+      out.push('');
+    }
+  }
 
   const problems = [
     ...report.warnings.map((w) => `⚠ ${w}`),

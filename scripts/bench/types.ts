@@ -1,5 +1,6 @@
-/** The shape of bench-results/bench.json (schema 2). Times in milliseconds. */
+/** The shape of bench-results/bench.json (schema 3: adds `sampling`). Times in milliseconds. */
 import type { BackendName } from '@/lib/tf/names';
+import type { SamplingBound, SamplingResult } from './sampling';
 
 export interface MachineInfo {
   cpu: string;
@@ -71,11 +72,13 @@ export interface TrainerResult {
 }
 
 export interface BenchReport {
-  schema: 2;
+  schema: 3;
   machine: MachineInfo;
   options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
   backends: BackendStatus[];
   results: TrainerResult[];
+  /** The sampling call (scripts/bench/sampling.ts): its bound (measured on wasm; null if wasm was not benchmarked). */
+  sampling: { bound: SamplingBound | null; results: SamplingResult[] };
   notes: string[];
   warnings: string[];
   wallSeconds: number;

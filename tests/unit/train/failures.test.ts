@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTinyLM } from '@/lib/models/checkpoint';
 import { configForTask } from '@/lib/models/presets';
-import { createTinyLM, type DecodingSession, type TinyLM } from '@/lib/models/tiny-lm';
+import { createTinyLM, type DecodingSession, type FusedDecodingSession, type TinyLM } from '@/lib/models/tiny-lm';
 import { createAgentTask } from '@/lib/tasks/agent';
 import { createArithmeticTask } from '@/lib/tasks/arithmetic';
 import { createAgentTrainer } from '@/lib/train/agent-trainer';
@@ -43,12 +43,19 @@ function sabotage(model: Sabotageable) {
     count();
     return original(...args);
   }) as typeof model.forward;
-  // Sampling runs through the key/value cache: each chunk it feeds counts as a forward call too.
+  // Sampling runs through a key/value cache (the fused kernel, or tfjs): each chunk it feeds counts as a forward call too.
   const begin = model.beginDecoding;
   if (begin) {
     model.beginDecoding = () => {
       const session = begin();
       return { ...session, feed: (tokens: number[][]) => (count(), session.feed(tokens)) };
+    };
+  }
+  const beginFused = model.beginFusedDecoding;
+  if (beginFused) {
+    model.beginFusedDecoding = async () => {
+      const session = await beginFused();
+      return session && { ...session, feed: (tokens: number[][], temperature: number) => (count(), session.feed(tokens, temperature)) };
     };
   }
   return state;
@@ -57,6 +64,7 @@ function sabotage(model: Sabotageable) {
 interface Sabotageable {
   forward: (...args: never[]) => unknown;
   beginDecoding?: () => DecodingSession;
+  beginFusedDecoding?: () => Promise<FusedDecodingSession | null>;
 }
 
 /**

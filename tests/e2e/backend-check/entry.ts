@@ -18,6 +18,9 @@ export interface BackendResult {
   logits?: number[];
   /** Next-token logits from the key/value cache: a ragged first chunk, one-token steps, a select, a multi-token chunk. */
   decoding?: number[];
+  /** The same chunks through the fused WebAssembly kernel: probabilities, softmax(logits); null if it stood aside. */
+  fused?: number[] | null;
+  vocab?: number;
   losses?: number[];
   /** The SFT loss's gradient for every weight, in the model's order. */
   gradients?: number[];
@@ -34,6 +37,8 @@ async function check(name: BackendName): Promise<BackendResult> {
   const result: BackendResult = { backend: name, logits: Array.from(await logits.data()) };
   logits.dispose();
   result.decoding = await decode(model);
+  result.fused = await decodeFused(model);
+  result.vocab = model.config.vocab_size;
   const { grads, value } = tf.variableGrads(() => sftLoss(completionLogits(model, batch, false), batch.targets, batch.mask).loss);
   result.gradients = [];
   for (const v of model.trainableVariables()) result.gradients.push(...(await grads[v.name].data()));
@@ -60,6 +65,19 @@ async function decode(model: ReturnType<typeof createTinyLM>): Promise<number[]>
   await take(session.feed([[9], [10], [11]])); // one token per row
   session.select([2, 0]);
   await take(session.feed([[3, 4, 5], [6]])); // several tokens at once, ragged
+  session.dispose();
+  return out;
+}
+
+/** decode()'s chunks through the fused kernel, which reads this backend's weights back once. */
+async function decodeFused(model: ReturnType<typeof createTinyLM>): Promise<number[] | null> {
+  const session = await model.beginFusedDecoding();
+  if (!session) return null;
+  const out: number[] = [];
+  out.push(...session.feed([[1, 2, 3], [4, 5], [6, 7, 8]], 1));
+  out.push(...session.feed([[9], [10], [11]], 1));
+  session.select([2, 0]);
+  out.push(...session.feed([[3, 4, 5], [6]], 1));
   session.dispose();
   return out;
 }

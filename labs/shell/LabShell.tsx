@@ -250,6 +250,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
           ))}
         </ul>
       ) : null}
+      {status.sampler && status.backend ? (
+        <p className="lab-sampler">
+          {status.sampler === 'fused'
+            ? `Sampling runs in a fused WebAssembly SIMD kernel on the CPU, one call per token step; the training step runs on ${status.backend}.`
+            : `Sampling runs as tfjs kernels on ${status.backend}: the fused WebAssembly kernel cannot run in this browser.`}
+        </p>
+      ) : null}
       <BackendReport probe={status.probe} switched={status.switched} />
       {status.error ? <p className="lab-error" role="alert">{status.error}</p> : null}
       {notices.map((n) => (

@@ -22,9 +22,12 @@ export type ToWorker =
   /** Stop and drop the run and its model; the next 'train' starts fresh from the checkpoint. */
   | { type: 'reset' };
 
+export type Sampler = 'fused' | 'tfjs';
+
 /** Run-scoped messages carry the runId of the 'train' that started the run, so late ones from a reset run are dropped. */
 export type FromWorker<N extends TrainerName = TrainerName> =
-  | { type: 'backend'; backend: BackendName; fallbacks: BackendFallback[] }
+  /** sampler: how generate() decodes for this lab ('fused': the WebAssembly kernel on the CPU), null if it never samples. */
+  | { type: 'backend'; backend: BackendName; fallbacks: BackendFallback[]; sampler: Sampler | null }
   /** The run moved to another backend after `step` steps (or could not: `error`). */
   | { type: 'switched'; runId: number; backend: BackendName; step: number; reason: string; error?: string }
   | { type: 'log'; runId: number; line: LogLine }

@@ -11,7 +11,8 @@ import type { TrainerName } from '@/lib/train/registry';
 import { TrainingRun } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
 import { readCheckpoint } from './checkpoints';
-import type { FromWorker, ToWorker } from './protocol';
+import { fusedDecodingAvailable, type KernelShape } from '@/lib/models/decode-kernel/session';
+import type { FromWorker, Sampler, ToWorker } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);
@@ -26,6 +27,12 @@ interface Session {
 }
 let session: Session | null = null;
 
+/** How this lab's samples are decoded: language models through the fused kernel where it runs; PPO's MLP never decodes. */
+async function samplerOf(model: StartedTrainer<TrainerName>['trainer']['model']): Promise<Sampler | null> {
+  if (model.kind !== 'tiny-lm') return null;
+  return (await fusedDecodingAvailable(model.config as KernelShape)) ? 'fused' : 'tfjs';
+}
+
 async function start(message: Extract<ToWorker, { type: 'train' }>) {
   if (session) {
     session.run.resume();
@@ -37,8 +44,8 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   // 'auto' starts at once on wasm; the page times the GPU backends meanwhile and may move the run (switch, below).
   const backend = message.backend === 'auto' ? { requested: 'auto' as const, order: AUTO_START_ORDER } : { requested: message.backend };
   const started = await startTrainer(message.trainer, { overrides: message.overrides, backend, readCheckpoint });
-  if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks });
   const { trainer } = started;
+  if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks, sampler: await samplerOf(trainer.model) });
   const run = new TrainingRun(trainer, {
     maxSteps: trainer.config.max_steps,
     evalEvery: trainer.config.eval_steps,

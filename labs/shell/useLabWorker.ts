@@ -7,7 +7,7 @@ import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
-import type { FromProbe, FromWorker, ToProbe, ToWorker } from './protocol';
+import type { FromProbe, FromWorker, Sampler, ToProbe, ToWorker } from './protocol';
 
 /** One step's inspector data, as trainer N's inspect() returned it. */
 export interface StepSample<N extends TrainerName> {
@@ -19,6 +19,8 @@ export interface LabWorkerState<N extends TrainerName> {
   state: RunState;
   backend: BackendName | null;
   fallbacks: BackendFallback[];
+  /** How samples are decoded (null: not known yet, or the lab never samples). */
+  sampler: Sampler | null;
   history: LogLine[];
   /** Samples of the last steps, newest last (for inspectors). */
   samples: StepSample<N>[];
@@ -45,7 +47,7 @@ export interface RunWeights {
 
 const KEEP_SAMPLES = 30;
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], history: [], samples: [], error: null, actions: {}, probe: null, switched: null };
+  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], error: null, actions: {}, probe: null, switched: null };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -129,7 +131,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       setStatus((s) => {
         switch (message.type) {
           case 'backend':
-            return { ...s, backend: message.backend, fallbacks: message.fallbacks };
+            return { ...s, backend: message.backend, fallbacks: message.fallbacks, sampler: message.sampler };
           case 'switched':
             return { ...s, backend: message.backend, switched: { backend: message.backend, step: message.step, reason: message.reason, error: message.error } };
           case 'log':
@@ -188,7 +190,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       stopProbe();
       dropPending();
       send({ type: 'reset' });
-      setStatus((s) => ({ ...initial<N>(), backend: s.backend, fallbacks: s.fallbacks }));
+      setStatus((s) => ({ ...initial<N>(), backend: s.backend, fallbacks: s.fallbacks, sampler: s.sampler }));
       // The next run picks its backend again ('auto': wasm at once, then the timing) and starts from the checkpoint.
     },
     /** A new worker: the backend is chosen again on the next Train. */

@@ -16,6 +16,8 @@ test.describe('GRPO lab', () => {
     await expect(report).toContainText('Kept wasm: webgpu and webgl could not be timed here.', { timeout: 60_000 });
     await expect(report).toContainText('webgpu: not timed: the WebGPU adapter is a software fallback');
     await expect(report).toContainText('webgl: not timed: WebGL renders in software');
+    // Sampling goes through the fused WebAssembly kernel, and the lab says so.
+    await expect(page.locator('.lab-sampler')).toHaveText('Sampling runs in a fused WebAssembly SIMD kernel on the CPU, one call per token step; the training step runs on wasm.');
     await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Held-out accuracy' }).locator('.recharts-line-dot, .recharts-dot').first()).toBeAttached();
     await expect(page.locator('.inspector-table tbody tr')).toHaveCount(8);

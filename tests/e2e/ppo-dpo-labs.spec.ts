@@ -16,6 +16,9 @@ for (const lab of LABS) {
     await page.getByRole('button', { name: 'Train' }).click();
     await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
     await expect(status(page)).toContainText('wasm');
+    // DPO's model samples (its preference pairs, its evaluation) through the fused kernel; PPO's MLP never decodes.
+    if (lab.slug === 'dpo') await expect(page.locator('.lab-sampler')).toContainText('fused WebAssembly SIMD kernel');
+    else await expect(page.locator('.lab-sampler')).toHaveCount(0);
     await expect(page.getByRole('figure', { name: lab.chart }).locator('.recharts-line path').first()).toBeVisible();
     await expect(page.getByRole('region', { name: lab.inspector })).not.toContainText('Train for a step');
 

@@ -65,6 +65,11 @@ export function compileDecodeKernel(): Promise<WebAssembly.Module | null> {
   return compiled;
 }
 
+/** Whether a model of this shape decodes through the kernel here (WebAssembly SIMD present, shapes in whole lanes). */
+export async function fusedDecodingAvailable(shape: KernelShape): Promise<boolean> {
+  return kernelFits(shape) && (await compileDecodeKernel()) !== null;
+}
+
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
 /**

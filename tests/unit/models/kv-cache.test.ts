@@ -85,7 +85,7 @@ describe('generation with and without the cache, on the shipped models (wasm)', 
     const prompts = task.sample('train', 64, createRng('kv')).map((p) => task.encodePrompt(p));
     const config = { temperature: 1, max_completion_length: 15, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad };
     const before = tf.memory().numTensors;
-    const cached = await generate(m, prompts, config, createRng(7));
+    const cached = await generate(m, prompts, config, createRng(7), undefined, { decoder: 'tfjs' }); // the fused kernel: decode-kernel.test.ts
     expect(tf.memory().numTensors).toBe(before);
     const plain = await generate(withoutCache(m), prompts, config, createRng(7));
     expect(cached.completions).toEqual(plain.completions);
@@ -99,7 +99,7 @@ describe('generation with and without the cache, on the shipped models (wasm)', 
     const prompts = task.sample('train', 64, createRng('kv-agent')).map((p) => task.encodePrompt(p));
     const config = { temperature: 1, max_completion_length: 26, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad };
     const env = agentEnvironment(task, 2);
-    const cached = await generate(m, prompts, config, createRng(8), env);
+    const cached = await generate(m, prompts, config, createRng(8), env, { decoder: 'tfjs' });
     const plain = await generate(withoutCache(m), prompts, config, createRng(8), env);
     expect(cached.observations.reduce((a, b) => a + b, 0)).toBeGreaterThan(10); // the episodes really call the tool
     expect(cached.completions).toEqual(plain.completions);

@@ -50,6 +50,7 @@ export function kernelFits(shape: KernelShape): boolean {
 let compiled: Promise<WebAssembly.Module | null> | null = null;
 const idleInstances: WebAssembly.Instance[] = [];
 const MAX_IDLE_INSTANCES = 4;
+const MAX_POOLED_BYTES = 64 * 2 ** 20; // a wasm memory never shrinks: an instance grown by a huge batch is let go
 
 /** The compiled kernel, or null where WebAssembly SIMD is missing (then callers use the tfjs session). */
 export function compileDecodeKernel(): Promise<WebAssembly.Module | null> {
@@ -92,7 +93,7 @@ export async function openFusedDecoding(shape: KernelShape, weights: Float32Arra
   }
 
   const weightsAt = align16(k.heapBase());
-  let cacheAt = 0; // two cache buffers [rows, L, 2, C, D]: select() copies the kept rows from one into the other
+  let cacheAt = 0; // two caches of rows × cacheFloatsPerRow(): select() copies the kept rows from one into the other
   let spareAt = 0;
   let workAt = 0; // tokens, last, probs, scratch: laid out again on each feed
   let lengths: number[] = [];
@@ -118,7 +119,8 @@ export async function openFusedDecoding(shape: KernelShape, weights: Float32Arra
     spareAt = cacheAt + cacheBytes(rows);
     workAt = spareAt + cacheBytes(rows);
     ensureBytes(workAt);
-    // Never-written slots are never read (a token attends to slots ≤ its position), so no clearing is needed.
+    // No clearing needed: slots past a token's position (stale from an earlier session) are scored four at a time
+    // with the valid ones, but their scores are replaced by −∞ before the softmax, and values are read up to it only.
   };
 
   return {
@@ -177,7 +179,7 @@ export async function openFusedDecoding(shape: KernelShape, weights: Float32Arra
     dispose() {
       if (disposed) return;
       disposed = true;
-      if (idleInstances.length < MAX_IDLE_INSTANCES) idleInstances.push(instance);
+      if (idleInstances.length < MAX_IDLE_INSTANCES && k.memory.buffer.byteLength <= MAX_POOLED_BYTES) idleInstances.push(instance);
     },
   };
 }

@@ -21,6 +21,7 @@ import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
+import { median } from './bench/median';
 import { benchSampling, samplingBound, type SamplingBound, type SamplingResult } from './bench/sampling';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
 
@@ -34,10 +35,6 @@ const SETUP_OVERRIDES: Partial<Record<TrainerName, Record<string, unknown>>> = {
 };
 
 const log = (message: string) => console.error(`bench: ${message}`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function modelInfo(trainer: Trainer): ModelInfo {
   const { model } = trainer;

@@ -1,7 +1,10 @@
 // Request/answer calls to a Web Worker that starts on the first call: each request carries an id, and the worker's
 // message with that id settles it, either with the message or with its `error`. A worker that cannot start, or that
 // dies, fails every pending call with `workerError`, and the next call starts a new one. Shared by the chapter
-// widgets' numeric worker, the MDP stepper's policy worker and the grader's worker; it imports nothing, so a page loads no tfjs with it.
+// widgets' numeric worker, the MDP stepper's policy worker and the grader's worker; it imports no tfjs (lib/errors.ts
+// imports nothing), so a page loads none with it.
+
+import { errorMessage } from '@/lib/errors';
 
 type Answer = { id: number } & ({ error: string } | object);
 type Pending<A> = { resolve: (answer: A) => void; reject: (error: Error) => void };
@@ -54,7 +57,7 @@ export function createWorkerRpc<Request extends object, Reply extends Answer>(
       try {
         worker ??= start();
       } catch (e) {
-        return reject(workerError(`${opts.name} did not start: ${(e as Error).message}`)); // e.g. a browser that forbids workers
+        return reject(workerError(`${opts.name} did not start: ${errorMessage(e)}`)); // e.g. a browser that forbids workers
       }
       const id = nextId++;
       pending.set(id, { resolve, reject });

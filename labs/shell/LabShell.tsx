@@ -108,7 +108,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const startComparison = () => {
     if (!comparison) return;
     // The comparison's runs take every place on the charts, so the runs there now are cleared, not kept.
-    if ((hasRun || saved.length > 0) && !window.confirm('The comparison replaces the runs on the charts (export any you want to keep first). Start it?')) return;
+    if ((hasRun || saved.length > 0) && !window.confirm('The comparison clears the runs on the charts; only the current one can be exported first (Export run). Start it?')) return;
     if (hasRun) lab.reset();
     setSaved([]);
     setQueue(comparison.presets);

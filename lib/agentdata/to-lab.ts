@@ -16,8 +16,6 @@ export type LabEpisode =
   | { ok: true; tokens: string[]; mask: (0 | 1)[]; roles: TokenRole[]; prompt: string; completion: string }
   | { ok: false; reason: string };
 
-/** The lab's calculator answers results of at most this many digits. */
-const MAX_RESULT_DIGITS = CALCULATOR_MAX_RESULT_DIGITS;
 const USER_EXPRESSION = /\d+(?:\s*[+*-]\s*\d+)+/g;
 const CALL_EXPRESSION = /^-?\d+([+*-]-?\d+)*$/;
 
@@ -112,7 +110,7 @@ function toolResult(expr: string, content: string, at: string): string {
   const value = evaluate(expr)!;
   const text = content.trim();
   if (!/^-?\d+$/.test(text)) fail(`${at}: the calculator's result must be an integer, got "${text.slice(0, 30)}"`);
-  if (String(Math.abs(value)).length > MAX_RESULT_DIGITS) fail(`${at}: ${expr} = ${value} is longer than the lab calculator's ${MAX_RESULT_DIGITS} digits`);
+  if (String(Math.abs(value)).length > CALCULATOR_MAX_RESULT_DIGITS) fail(`${at}: ${expr} = ${value} is longer than the lab calculator's ${CALCULATOR_MAX_RESULT_DIGITS} digits`);
   // Replaying the call is the executability filter: the lab's environment would write this observation.
   if (text !== String(value)) fail(`${at}: the result says ${text}, but the lab's calculator answers ${expr} = ${value}`);
   return text;

@@ -96,14 +96,16 @@ function isDisplayFormula(node: Element): boolean {
   return Array.isArray(classes) && classes.includes('katex') && math?.tagName === 'math' && math.properties?.display === 'block';
 }
 
-/** The same rewrite on a rendered MathML string (quiz texts are rendered outside the MDX pipeline). */
+/** rehypeMathml's first two rewrites on a rendered MathML string (quiz texts are rendered outside the MDX pipeline). */
 export function fixMathVariants(html: string): string {
-  return html.replace(/<(mi|mn) mathvariant="([a-z-]+)">([^<]*)<\/\1>/g, (whole, tag: string, variant: string, text: string) => {
-    if (variant === 'normal') return whole;
-    const converted = toMathAlphanumerics(text, variant);
-    if (converted === null) return whole;
-    return `<${tag}>${converted}</${tag}>`;
-  });
+  return html
+    .replace(/<mrow>((?:<mi mathvariant="normal">[^<]<\/mi>){2,})<\/mrow>/g, (_, run: string) => `<mi>${run.replace(/<[^>]+>/g, '')}</mi>`)
+    .replace(/<(mi|mn) mathvariant="([a-z-]+)">([^<]*)<\/\1>/g, (whole, tag: string, variant: string, text: string) => {
+      if (variant === 'normal') return whole;
+      const converted = toMathAlphanumerics(text, variant);
+      if (converted === null) return whole;
+      return `<${tag}>${converted}</${tag}>`;
+    });
 }
 
 /** One formula as MathML, as the chapters ship it: for text rendered outside the MDX pipeline (quizzes, reference pages). */

@@ -15,7 +15,8 @@ export interface Linear {
   readonly inDim: number;
   readonly outDim: number;
   readonly hasLora: boolean;
-  /** The bias b [out]. */
+  /** The base weight W [in, out] (without an unmerged adapter: see effectiveWeight) and the bias b [out]. */
+  readonly weight: tf.Variable;
   readonly bias: tf.Variable;
   /** x [N, in] → [N, out]. `training` enables lora_dropout; `rng` seeds it. */
   apply(x: tf.Tensor2D, opts?: { activation?: 'linear' | 'relu'; training?: boolean; rng?: Rng }): tf.Tensor2D;
@@ -63,6 +64,7 @@ export function createLinear(store: ParamStore, spec: LinearSpec, rng: Rng, lora
     inDim,
     outDim,
     hasLora: lora != null,
+    weight: W,
     bias: b,
     get merged() {
       return merged;

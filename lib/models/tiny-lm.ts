@@ -4,7 +4,7 @@ import { resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMC
 import { createLinear, type Linear } from './linear';
 import { dense, layerNorm, matMul2d, oneHotF32 } from './ops';
 import { createParamStore, type ParamStore } from './params';
-import { compileDecodeKernel, kernelFits, openFusedDecoding, type FusedDecodingSession } from './decode-kernel/session';
+import { fusedDecodingAvailable, openFusedDecoding, type FusedDecodingSession } from './decode-kernel/session';
 
 export type { FusedDecodingSession } from './decode-kernel/session';
 
@@ -291,10 +291,10 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
    * read back once.
    */
   async function beginFusedDecoding(): Promise<FusedDecodingSession | null> {
-    if (!kernelFits(c) || !(await compileDecodeKernel())) return null;
+    if (!(await fusedDecodingAvailable(c))) return null;
     const folded: tf.Tensor[] = []; // effective weights of unmerged adapters, computed here and freed below
     const weightOf = (lin: Linear) => {
-      if (!lin.hasLora || lin.merged) return store.get(`${lin.name}.W`);
+      if (!lin.hasLora || lin.merged) return lin.weight;
       folded.push(lin.effectiveWeight());
       return folded[folded.length - 1];
     };

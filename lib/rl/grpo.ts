@@ -115,6 +115,8 @@ export type GrpoMetrics = {
   'clip_ratio/low_mean': tf.Scalar;
   'clip_ratio/high_mean': tf.Scalar;
   'clip_ratio/region_mean': tf.Scalar;
+  /** With oldLogps: the mean per-token ratio π/π_old, how far the policy moved from the one that sampled (1 on-policy). */
+  'policy/ratio_mean'?: tf.Scalar;
 };
 
 /** Resolved GRPO hyper-parameters with TRL v1's defaults, validated. */
@@ -210,6 +212,8 @@ export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMe
     };
     if (kl) metrics.kl = maskedTokenMean(kl, m);
     if (entropies) metrics.entropy = maskedTokenMean(entropies, m);
+    // Per token at either level; exp of the masked log-ratio, so padding can never overflow into Inf · 0 = NaN.
+    if (oldLogps) metrics['policy/ratio_mean'] = maskedTokenMean(cfg.level === 'token' ? coef1 : tf.exp(logRatio), m);
     return { loss: loss as tf.Scalar, metrics };
   });
 }

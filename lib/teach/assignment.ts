@@ -84,8 +84,16 @@ export const firstIssue = (error: z.ZodError) => {
   return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 };
 
-/** The checks a schema cannot make: names that must exist in the trainer's schema, presets, goal metrics. */
+/** The lab an assignment names, which must train with the assignment's trainer. */
+function labOf(a: { lab: string; trainer: TrainerName }) {
+  const lab = labNamed(a.lab);
+  if (!lab || lab.trainer !== a.trainer) throw new AssignmentError(`lab: no lab ${quoteInput(a.lab)} trains with ${a.trainer}`);
+  return lab;
+}
+
+/** The checks a schema cannot make: the lab, names that must exist in the trainer's schema, presets, goal metrics. */
 function checkContent(a: AssignmentCore): void {
+  labOf(a);
   const { schema, presets } = trainerSettings(a.trainer);
   const problem = completeConfigProblem(schema, a.settings);
   if (problem !== null) throw new AssignmentError(`settings: ${problem}`);
@@ -119,8 +127,7 @@ export interface AssignmentInput {
 /** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
 export async function createAssignment(input: AssignmentInput, now = new Date()): Promise<AssignmentFile> {
   const { schema, presets } = trainerSettings(input.trainer);
-  const lab = labNamed(input.lab);
-  if (!lab || lab.trainer !== input.trainer) throw new AssignmentError(`lab: no lab ${quoteInput(input.lab)} trains with ${input.trainer}`);
+  const lab = labOf(input);
   const offered = labPresets(lab, presets);
   const preset = offered.includes(input.preset) ? ownEntry(presets, input.preset) : undefined;
   if (!preset) throw new AssignmentError(`preset: unknown preset ${quoteInput(input.preset)} for the ${lab.slug} lab (offered: ${offered.join(', ')})`);

@@ -3,7 +3,7 @@
  * warm-up steps (shader compilation, wasm start-up) and then a few timed ones. A trainStep ends by reading its metrics
  * back, so GPU work is finished when the clock stops. Where steps differ in a cycle (GRPO with steps_per_generation or
  * num_iterations above 1 samples on the first step of each cycle only), whole cycles are warmed up and timed, and a
- * cycle's mean step is what counts: sampling, with a read-back per token, is where GPU backends lose most.
+ * cycle's mean step is what counts: a sampling step costs differently from an update-only one.
  */
 import { selectBackend } from '@/lib/tf/backend';
 import type { BackendTiming } from '@/lib/tf/choice';

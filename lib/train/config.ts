@@ -1,9 +1,9 @@
-import { errorMessage } from '@/lib/errors';
 /**
  * Typed trainer configs described as data: each field has its TRL name, default, a one-line reason for the
  * default, and its allowed range or choices. One description serves validation (trainers, CLI `--set`, lab
  * URLs), the labs' controls and their help text, so the three can never disagree.
  */
+import { errorMessage } from '@/lib/errors';
 
 export type FieldValue = number | string | boolean;
 

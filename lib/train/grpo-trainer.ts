@@ -36,7 +36,6 @@ export interface GrpoSamples {
 
 export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
   readonly config: GrpoConfig;
-  /** The last step's prompts, completions, rewards and advantages. */
 }
 
 /** The GRPO config from overrides (lib/train/grpo-update.ts: epsilon_high follows epsilon, whole groups per batch). */

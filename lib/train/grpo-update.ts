@@ -76,9 +76,10 @@ interface Buffer<S> {
 }
 
 export interface GrpoStepper<S> {
-  /** One optimizer step, generating a new batch first when the last one is used up. */
-  step(keep: Keep, timer: StepTimer): Promise<StepResult<S>>;
-  /** step() timed: its metrics with the phases' `timing/*`; `onGenerated` sees each new batch with its advantages. */
+  /**
+   * One optimizer step, generating a new batch first when the last one is used up, timed: its metrics with the
+   * phases' `timing/*`; `onGenerated` sees each new batch with its advantages.
+   */
   trainStep(keep: Keep, onGenerated: (generated: NonNullable<StepResult<S>['generated']>) => void): Promise<Record<string, number>>;
   dispose(): void;
 }
@@ -206,9 +207,6 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
         for (const [name, value] of Object.entries(metrics)) if (value) logged[name] = keep(value);
         // How likely the policy finds the environment's tokens: it rises only if the loss trains on them.
         if (obsMask) logged['observations/mean_logprob'] = keep(maskedTokenMean(logps, obsMask));
-        // How far the policy has moved from the one that sampled this batch (1 when the update is on-policy). The log
-        // ratio is masked before exp, as in grpoLoss, so padding can never overflow into Inf · 0 = NaN.
-        if (oldLogps) logged['policy/ratio_mean'] = keep(maskedTokenMean(tf.exp(tf.mul(tf.sub(logps, oldLogps), slice.mask)), slice.mask));
         return loss;
       }, timer);
       b.stepsDone += 1;
@@ -221,7 +219,6 @@ export function createGrpoStepper<S>(model: TinyLM, config: GrpoUpdateConfig, ge
   }
 
   return {
-    step,
     async trainStep(keep, onGenerated) {
       const timer = new StepTimer();
       const { metrics, generated } = await step(keep, timer);

@@ -6,7 +6,7 @@
 import { loadTinyLM, saveTinyLM } from '@/lib/models/checkpoint';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import type { Schema } from './config';
-import type { Trainer, TrainerFactory } from './trainer';
+import { ownModel, type Trainer, type TrainerFactory } from './trainer';
 
 /** An LM trainer as its create function returns it: it trains `model` (possibly an adapter copy of the base). */
 export type LmTrainer<S extends Schema, I> = Omit<Trainer<S, I>, 'save' | 'model'> & { readonly model: TinyLM };
@@ -20,27 +20,6 @@ export function lmTrainerFactory<S extends Schema, I>(
     const trainer = await ownModel(initialModel(init, overrides), (base) => create(base, overrides));
     return Object.assign(trainer, { save: () => saveTinyLM(trainer.model) });
   };
-}
-
-/**
- * Makes `create`'s trainer own `model`: disposing the trainer disposes the model too, and if `create` throws the model
- * is freed before the error propagates (a retry starts from a clean slate). For any trainer built on a loaded model.
- */
-export async function ownModel<M extends { dispose(): void }, T extends { dispose(): void }>(model: M, create: (model: M) => T | Promise<T>): Promise<T> {
-  let trainer: T;
-  try {
-    trainer = await create(model);
-  } catch (error) {
-    model.dispose();
-    throw error;
-  }
-  const disposeTrainer = trainer.dispose;
-  return Object.assign(trainer, {
-    dispose() {
-      disposeTrainer();
-      model.dispose();
-    },
-  });
 }
 
 function loadCheckpoint(init: Uint8Array | null): TinyLM {

@@ -19,7 +19,7 @@ import { collectRollout, episodeEvalMetrics, greedyEpisodes, type Rollout } from
 import type { Metrics } from './run';
 import { inTensorScope } from './scope';
 import type { Trainer, TrainerFactory } from './trainer';
-import { ownModel } from './lm-factory';
+import { ownModel } from './trainer';
 
 /** π(a | cell) and V(cell) for every cell of the grid, row-major [rows·cols]: arrows and a value heat map. */
 export interface PolicyMap {

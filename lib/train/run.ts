@@ -1,8 +1,8 @@
-import { errorMessage } from '@/lib/errors';
 /**
  * The step loop every trainer runs under, in Node, on a page or in a worker: pause, resume, stop,
  * periodic held-out evaluation, and a hard stop on NaN/Inf that keeps the history so far.
  */
+import { errorMessage } from '@/lib/errors';
 
 export type Metrics = Record<string, number>;
 

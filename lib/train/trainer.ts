@@ -29,3 +29,24 @@ export interface ActionResult {
  * trainer's dispose() frees the rest, the model included.
  */
 export type TrainerFactory<S extends Schema = Schema, I = unknown> = (init: Uint8Array | null, overrides: Record<string, unknown>) => Promise<Trainer<S, I>>;
+
+/**
+ * Makes `create`'s trainer own `model`: disposing the trainer disposes the model too, and if `create` throws the model
+ * is freed before the error propagates (a retry starts from a clean slate). For any trainer built on a loaded model.
+ */
+export async function ownModel<M extends { dispose(): void }, T extends { dispose(): void }>(model: M, create: (model: M) => T | Promise<T>): Promise<T> {
+  let trainer: T;
+  try {
+    trainer = await create(model);
+  } catch (error) {
+    model.dispose();
+    throw error;
+  }
+  const disposeTrainer = trainer.dispose;
+  return Object.assign(trainer, {
+    dispose() {
+      disposeTrainer();
+      model.dispose();
+    },
+  });
+}

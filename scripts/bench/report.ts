@@ -101,8 +101,15 @@ export function markdown(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['backend', 'decoder', 'median ms', 'min ms', '× bound'],
-        sampling.map((s) => [s.backend, s.decoder === 'auto' ? (s.fused ? 'fused kernel' : 'auto (tfjs: the kernel stood aside)') : 'tfjs kernels', ms(s.medianMs), ms(s.minMs), bound ? fixed(s.medianMs / bound.boundMs, 2) : '–']),
+        ['backend', 'decoder', 'median ms', 'min ms', '× bound', 'tfjs kernels per token step'],
+        sampling.map((s) => [
+          s.backend,
+          s.decoder === 'auto' ? (s.fused ? 'fused kernel' : 'auto (tfjs: the kernel stood aside)') : 'tfjs kernels',
+          ms(s.medianMs),
+          ms(s.minMs),
+          bound ? fixed(s.medianMs / bound.boundMs, 2) : '–',
+          fixed(s.kernelsPerStep, 0),
+        ]),
       ),
     );
     out.push('');

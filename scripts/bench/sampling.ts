@@ -11,11 +11,13 @@
 import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { loadTinyLM } from '@/lib/models/checkpoint';
+import { fusedDecodingAvailable } from '@/lib/models/decode-kernel/session';
 import { generate, type Decoder } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import type { BackendName } from '@/lib/tf/names';
 import { createLabTask } from '@/lib/train/lab-setup';
+import { median } from './median';
 
 export const SAMPLING_ROWS = 64;
 export const SAMPLING_TOKENS = 15;
@@ -40,9 +42,10 @@ export interface SamplingResult {
   medianMs: number;
   minMs: number;
   all: number[];
+  /** tfjs kernels dispatched per token step (tf.profile of one call; 0 for the fused kernel, which dispatches none). */
+  kernelsPerStep: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The arithmetic of cached decoding for these prompts, `tokens` sampled tokens each. */
 export function cachedDecodingFlops(model: TinyLM, prompts: number[][], tokens: number): number {
@@ -77,7 +80,7 @@ function labBatch(model: TinyLM): { prompts: number[][]; run: (decoder: Decoder)
   return { prompts, run: (decoder) => generate(model, prompts, config, createRng(seed++), undefined, { decoder }) };
 }
 
-export function loadSamplingModel(): TinyLM {
+function loadSamplingModel(): TinyLM {
   return loadTinyLM(new Uint8Array(fs.readFileSync('public/models/sft.arlw')));
 }
 
@@ -91,8 +94,7 @@ export async function samplingBound(): Promise<SamplingBound> {
       const c = tf.matMul(a, b);
       await c.data();
       c.dispose();
-    }, 10);
-    tf.dispose([a, b]);
+    }, 10).finally(() => tf.dispose([a, b]));
     const peakGflops = (2 * n ** 3) / (Math.min(...matmul) * 1e6);
     const readBack = await timeIt(async () => {
       const packed = tf.tidy(() => tf.concat([...model.namedWeights().values()].map((v) => tf.reshape(v, [-1]))));
@@ -112,12 +114,12 @@ export async function benchSampling(backend: BackendName): Promise<SamplingResul
   const model = loadSamplingModel();
   try {
     const batch = labBatch(model);
-    const fusedSession = await model.beginFusedDecoding();
-    fusedSession?.dispose();
+    const fused = await fusedDecodingAvailable(model.config);
     const results: SamplingResult[] = [];
     for (const decoder of ['auto', 'tfjs'] as const) {
       const all = await timeIt(() => batch.run(decoder), REPEATS);
-      results.push({ backend, decoder, fused: decoder === 'auto' && fusedSession !== null, medianMs: median(all), minMs: Math.min(...all), all });
+      const kernels = (await tf.profile(async () => void (await batch.run(decoder)))).kernels.length;
+      results.push({ backend, decoder, fused: decoder === 'auto' && fused, medianMs: median(all), minMs: Math.min(...all), all, kernelsPerStep: kernels / SAMPLING_TOKENS });
     }
     return results;
   } finally {

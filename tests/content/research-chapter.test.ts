@@ -116,7 +116,7 @@ describe('DAPO, Dr. GRPO and VAPO numbers', () => {
 
   it('DeepSeek-R1: 8,192 outputs in 16 minibatches leave 15 off-policy updates of 16', () => {
     const minibatches = 16; // reported by the paper; only the first update of a rollout is on-policy
-    expectPrinted(source, 'split into 16 minibatches, so 15 of every 16 updates', [minibatches, minibatches - 1, minibatches]);
+    expectPrinted(source, 'rollout of 8,192 outputs was split into 16 minibatches, so 15 of every 16 updates', [null, minibatches, minibatches - 1, minibatches]);
   });
 });
 

@@ -28,7 +28,10 @@ test.beforeAll(async () => {
   bundle = out.outputFiles[0].text;
 });
 
-const maxDiff = (a: number[], b: number[]) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+const maxDiff = (a: number[], b: number[]) => {
+  expect(a.length, 'compared arrays differ in length').toBe(b.length);
+  return a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+};
 const maxAbs = (a: number[]) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
 /** softmax over each row of `vocab` logits. */
 const softmaxRows = (logits: number[], vocab: number) =>

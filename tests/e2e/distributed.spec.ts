@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { TFJS_MARKER, watch } from './watch';
+import { holdChunks, TFJS_MARKER, watch } from './watch';
 
 const PAGE = '/chapters/distributed-training/';
 
@@ -184,19 +184,12 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 test('the memory calculator keeps a choice made before its own chunk arrived', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('memory-calculator')) await held;
-    await route.fulfill({ response, body });
-  });
+  const { release } = await holdChunks(page, 'memory-calculator');
   await page.goto(PAGE);
   const calc = page.locator('.memory-calculator');
   await calc.locator('select[data-field="model"]').selectOption('qwen3-0.6b');
   await calc.locator('input[data-field="zero"][value="0"]').check();
-  release();
+  await release();
   // Qwen3-0.6B, plain DP: 16Ψ = 9.54 GB of model states plus 4.0 GB of activations.
   await expect(calc.getByTestId('memory-verdict')).toContainText('Fits: 13.5 of 80 GB', { timeout: 30_000 });
   await expect(calc.locator('select[data-field="model"]')).toHaveValue('qwen3-0.6b');

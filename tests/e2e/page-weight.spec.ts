@@ -3,6 +3,7 @@
  * budget with the prose in it once, formulas as MathML, and no widget or quiz code until the reader comes to one.
  */
 import { expect, test } from '@playwright/test';
+import { holdChunks } from './watch';
 
 const HTML_BUDGET_BYTES = 300 * 1024;
 
@@ -58,24 +59,19 @@ test('a widget and a quiz load no code until the reader comes to them, then work
   await quiz.scrollIntoViewIfNeeded();
   await quiz.locator('.quiz-choice').first().click(); // before its code has arrived: the choice is kept
   await expect(quiz.getByRole('button', { name: 'Check answer' })).toBeEnabled();
-  expect(scripts.some((s) => s.includes('quiz-feedback'))).toBe(true);
+  await expect.poll(() => scripts.some((s) => s.includes('quiz-feedback'))).toBe(true);
+  await quiz.getByRole('button', { name: 'Check answer' }).click();
+  await expect(quiz.locator('.quiz-feedback')).toBeVisible();
 });
 
 test('a button pressed before its widget\'s code arrived is pressed again once the widget is live', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('ring-phase')) await held; // the ring all-reduce's own code
-    await route.fulfill({ response, body });
-  });
+  const { release } = await holdChunks(page, 'ring-phase');
   await page.goto('/chapters/distributed-training/');
   const ring = page.locator('.ring-allreduce');
   await ring.scrollIntoViewIfNeeded();
   await ring.getByRole('button', { name: 'Next step' }).click(); // server HTML: nothing happens yet
   await expect(ring.getByTestId('ring-phase')).toContainText('Start');
-  release();
+  await release();
   await expect(ring.getByTestId('ring-phase')).toContainText('Reduce-scatter, step 1 of 3');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

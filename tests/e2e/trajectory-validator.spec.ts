@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { BROKEN_EXAMPLES, pretty, TWO_CALL_TRAJECTORY } from '../../lib/agentdata/examples';
-import { approach, watch } from './watch';
+import { approach, holdChunks, watch } from './watch';
 
 const URL = '/chapters/agent-data/';
 
@@ -119,18 +119,11 @@ test('HTML and script in a trajectory are shown as text, never run', async ({ pa
 });
 
 test('text typed before the widget hydrates stays, and is flagged as not yet checked', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('tv-validate')) await held;
-    await route.fulfill({ response, body });
-  });
+  const { release } = await holdChunks(page, 'tv-validate');
   await page.goto(URL);
   const area = page.locator('.trajectory-validator textarea');
   await area.fill('{"messages": []}');
-  release();
+  await release();
   const widget = page.locator('.trajectory-validator[data-ready]');
   await expect(widget.locator('.tv-edited')).toBeVisible({ timeout: 30_000 });
   await expect(area).toHaveValue('{"messages": []}');

@@ -64,3 +64,29 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Holds back every script chunk whose code contains `marker` (a widget's own code, split per island), so that a test
+ * can act on the server-rendered widget before its code arrives. release() waits until such a chunk was really
+ * requested and held (a marker that stopped matching would otherwise test nothing), then lets it through.
+ */
+export async function holdChunks(page: Page, marker: string): Promise<{ release: () => Promise<void> }> {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let held = 0;
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes(marker)) {
+      held++;
+      await gate;
+    }
+    await route.fulfill({ response, body });
+  });
+  return {
+    release: async () => {
+      await expect.poll(() => held, { message: `a chunk containing "${marker}" was held back` }).toBeGreaterThan(0);
+      open();
+    },
+  };
+}

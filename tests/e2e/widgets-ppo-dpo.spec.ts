@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator } from '@playwright/test';
-import { expectTfjsInWorkersOnly, watch } from './watch';
+import { expectTfjsInWorkersOnly, holdChunks, watch } from './watch';
 
 /** GAE by the textbook recursion, in plain JS: dones[t] = 1 means step t begins a new episode. */
 function gaeByHand(r: number[], v: number[], dones: number[], nextValue: number, nextDone: number, gamma: number, lam: number) {
@@ -106,20 +106,13 @@ test('the GAE calculator shows its build-time table without tfjs, then recompute
 
 test('the GAE calculator keeps what the reader typed before its own chunk arrived', async ({ page }) => {
   // The widget's client code is a chunk of its own (islands/Island.tsx); hold it back so the reader types first.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('gae-calculator')) await held;
-    await route.fulfill({ response, body });
-  });
+  const { release } = await holdChunks(page, 'gae-calculator');
   const seen = watch(page);
   await page.goto('/chapters/ppo/');
   const calc = page.locator('.gae-calculator');
   const rewards = calc.getByRole('textbox', { name: /^Rewards/ });
   await rewards.fill('1, 0, 1, 0, 2');
-  release();
+  await release();
   const edited = gaeByHand([1, 0, 1, 0, 2], [0.5, 0.6, 0.8, 0.4, 0.7], [0, 0, 0, 1, 0], 0, 1, 0.99, 0.95);
   await expect(col(calc.getByTestId('gae-table'), 'advantage')).toHaveText(edited.map(signed));
   await expect(rewards).toHaveValue('1, 0, 1, 0, 2');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { expectTfjsInWorkersOnly, watch } from './watch';
+import { expectTfjsInWorkersOnly, holdChunks, watch } from './watch';
 
 const cells = (scope: ReturnType<Page['locator']>, scale: string) => scope.locator(`tbody td[data-scale="${scale}"]`);
 
@@ -121,18 +121,11 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 test('the advantage calculator keeps what the reader typed before its own chunk arrived', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('advantage-calculator')) await held;
-    await route.fulfill({ response, body });
-  });
+  const { release } = await holdChunks(page, 'advantage-calculator');
   await page.goto('/chapters/grpo/');
   const input = page.locator('.advantage-calculator input[data-field="rewards"]');
   await input.fill('1, 0, 0, 1');
-  release();
+  await release();
   await expect(page.locator('.advantage-calculator')).toContainText('+0.866', { timeout: 30_000 });
   await expect(input).toHaveValue('1, 0, 0, 1');
 });

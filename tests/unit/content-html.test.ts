@@ -45,6 +45,8 @@ describe('Unicode mathematical alphanumerics', () => {
 
   it('rewrites a rendered quiz formula the same way', () => {
     expect(fixMathVariants('<mi mathvariant="double-struck">E</mi><mi mathvariant="normal">d</mi>')).toBe('<mi>𝔼</mi><mi mathvariant="normal">d</mi>');
+    // \mathrm{ref} as one word, as in the chapters (a screen reader says "ref", not "r e f")
+    expect(renderInlineMath('$\\pi_{\\mathrm{ref}}$')).toContain('<msub><mi>π</mi><mi>ref</mi></msub>');
   });
 
   it('renders text with $…$ spans as escaped text and MathML only (quizzes, the notation page)', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeSettings, encodeSettings, MAX_LINK_NOTICES } from '@/labs/shell/settings';
 import { resolve } from '@/lib/train/config';
 import { TRAINER_NAMES, trainerSettings } from '@/lib/train/registry';
+import { labPresets, labs } from '@/content/labs';
 
 const { schema, presets } = trainerSettings('grpo');
 const decode = (query: string) => decodeSettings(schema, presets, query);
@@ -72,6 +73,17 @@ describe('lab links', () => {
       expect(back.problems).toEqual([]);
       expect(back.preset).toBe(presetName);
       expect(back.settings).toEqual(settings);
+    }
+  });
+});
+
+describe('lab preset menus', () => {
+  it('offer only presets their trainer has (a typo would offer a preset that crashes the menu and `npm run assign`)', () => {
+    for (const lab of labs) {
+      const { presets } = trainerSettings(lab.trainer);
+      const offered = labPresets(lab, presets);
+      expect(offered.length, lab.slug).toBeGreaterThan(0);
+      for (const name of offered) expect(Object.hasOwn(presets, name), `${lab.slug} offers ${name}`).toBe(true);
     }
   });
 });

@@ -31,13 +31,13 @@ export function Grader() {
 
   useEffect(() => () => grader.current?.stop(new Error('the grader was closed')), []);
 
-  /** Grades in the worker; a worker that crashes fails its pending files with the reason, and the next file starts a new one. */
+  /**
+   * Grades in the worker. A worker that crashes rejects its pending files with the reason (a failure of the tool, not
+   * of the submission: the caller reports it and grades nothing), and the next file starts a new one.
+   */
   const grade = (request: Omit<ToGrader, 'id'>) => {
     grader.current ??= createWorkerRpc(() => new Worker(new URL('./grade.worker.ts', import.meta.url), { type: 'module' }), { name: 'the grading worker' });
-    return grader.current.call(request).then(
-      ({ row }) => row,
-      (error: unknown) => invalidRow(request.name, errorMessage(error)),
-    );
+    return grader.current.call(request).then(({ row }) => row);
   };
 
   const loadAssignment = async (file: File | undefined) => {
@@ -49,7 +49,7 @@ export function Grader() {
       setEntries([]);
     } catch (error) {
       setAssignment(null);
-      setProblem(`Could not read ${file.name}: ${(error as Error).message}.`);
+      setProblem(`Could not read ${file.name}: ${errorMessage(error)}.`);
     }
   };
 
@@ -64,7 +64,13 @@ export function Grader() {
       }
       setEntries((all) => [...all, { id, name: file.name, row: null }]);
       const text = await file.text();
-      void grade({ type: 'grade', name: file.name, text, assignment }).then((row) => setEntries((all) => all.map((e) => (e.id === id ? { ...e, row } : e))));
+      void grade({ type: 'grade', name: file.name, text, assignment }).then(
+        (row) => setEntries((all) => all.map((e) => (e.id === id ? { ...e, row } : e))),
+        (error: unknown) => {
+          setEntries((all) => all.filter((e) => e.id !== id)); // not a grade: the CSV must not call the file invalid
+          setProblem(`Could not grade ${file.name}: ${errorMessage(error)}. Drop it again.`);
+        },
+      );
     }
   };
 
@@ -147,7 +153,9 @@ export function Grader() {
               {entries.map((entry) => {
                 const row = rowOf.get(entry.id);
                 // The CSV's cells, as text (React escapes every string from a file); a row still grading shows so.
-                const cells = row ? gradeRowCells(row).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c)) : [entry.name, '', 'grading…', '', '', '', ''];
+                const cells = row
+                  ? gradeRowCells(row).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c))
+                  : CSV_HEADER.map((column) => (column === 'file' ? entry.name : column === 'status' ? 'grading…' : ''));
                 return (
                   <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
                     {cells.map((cell, i) => (

@@ -2,9 +2,9 @@ import { DECODE_KERNEL_WASM_BASE64 } from './wasm';
 
 /**
  * The host side of the fused decoding kernel (assembly/index.ts): a key/value-cached decoding session that runs each
- * step as one WebAssembly call instead of ~138 tfjs kernels. It computes what TinyLM.beginDecoding computes, in
- * float32, in the same order of operations, so the probabilities agree with the tfjs session to float rounding
- * (tests/unit/decode-kernel.test.ts) and a seed gives the same completions. It runs on the CPU whatever the tfjs
+ * step as one WebAssembly call instead of ~138 tfjs kernels. It computes what TinyLM.beginDecoding computes, op for
+ * op in float32 (with its own exp and its own summation order), so the probabilities agree with the tfjs session to
+ * ~1e-6 (tests/unit/models/decode-kernel.test.ts) and a seed gives the same completions up to near-ties. It runs on the CPU whatever the tfjs
  * backend: the weights are read back once per session (one transfer), and no step reads anything back from a GPU.
  */
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LORA_TARGETS } from '@/lib/models/config';
-import { kernelFits } from '@/lib/models/decode-kernel/session';
+import { fusedDecodingAvailable, kernelFits } from '@/lib/models/decode-kernel/session';
 import { DECODE_KERNEL_WASM_BASE64 } from '@/lib/models/decode-kernel/wasm';
 import { loadTinyLM } from '@/lib/models/checkpoint';
 import { generate } from '@/lib/models/generate';
@@ -136,6 +136,7 @@ describe('generate() through the kernel and through tfjs, on the shipped models 
   it('samples the same 64 arithmetic completions token for token, and leaves no tensor behind', async () => {
     const task = createLabTask();
     const m = loadTinyLM(new Uint8Array(fs.readFileSync('public/models/sft.arlw')));
+    expect(await fusedDecodingAvailable(m.config), 'the shipped model decodes through the kernel').toBe(true);
     const prompts = task.sample('train', 64, createRng('fused')).map((p) => task.encodePrompt(p));
     const config = { temperature: 1, max_completion_length: 15, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad };
     const before = tf.memory().numTensors;
@@ -143,7 +144,8 @@ describe('generate() through the kernel and through tfjs, on the shipped models 
     expect(tf.memory().numTensors).toBe(before);
     const plain = await generate(m, prompts, config, createRng(7), undefined, { decoder: 'tfjs' });
     expect(fused.completions).toEqual(plain.completions);
-    expect(fused.finished.filter(Boolean).length).toBeGreaterThan(32); // rows end at different steps: select() ran
+    expect(fused.finished.filter(Boolean).length).toBeGreaterThan(32);
+    expect(new Set(fused.lengths).size).toBeGreaterThan(1); // rows end at different steps: select() ran
     fused.samplingLogprobs.flat().forEach((x, i) => expect(Math.abs(x - plain.samplingLogprobs.flat()[i])).toBeLessThan(1e-4));
     m.dispose();
   });
@@ -151,6 +153,7 @@ describe('generate() through the kernel and through tfjs, on the shipped models 
   it('samples the same multi-turn episodes, tool replies included', async () => {
     const task = createAgentTask();
     const m = loadTinyLM(new Uint8Array(fs.readFileSync('public/models/agent-sft.arlw')));
+    expect(await fusedDecodingAvailable(m.config), 'the shipped model decodes through the kernel').toBe(true);
     const prompts = task.sample('train', 64, createRng('fused-agent')).map((p) => task.encodePrompt(p));
     const config = { temperature: 1, max_completion_length: 26, eos_id: task.tokenizer.eos, pad_id: task.tokenizer.pad };
     const env = agentEnvironment(task, 2);

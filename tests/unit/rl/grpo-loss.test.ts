@@ -187,6 +187,12 @@ describe('grpoLoss by hand', () => {
       const e = grpoLossTensor({ ...args, entropies: tf.tensor2d([[1, 3, 100], [2, 2, 100]]) }).metrics.entropy!;
       expect(e.dataSync()[0]).toBeCloseTo(2, 6);
       expect(grpoLossTensor({ ...args, beta: 0 }).metrics.kl).toBeUndefined();
+      // The mean ratio π/π_old over real tokens, (1.5 + 0.5 + 0.7 + 1.3) / 4, per token at either level; a padded
+      // log-ratio of 200 (exp overflows float32) is masked before exp and never turns it into NaN.
+      const padded = { ...args, logps: tf.tensor2d([[ln(1.5), ln(0.5), 200], [ln(0.7), ln(1.3), 200]]) };
+      expect(grpoLossTensor(padded).metrics['policy/ratio_mean']!.dataSync()[0]).toBeCloseTo(1, 6);
+      expect(grpoLossTensor({ ...padded, importanceSamplingLevel: 'sequence' }).metrics['policy/ratio_mean']!.dataSync()[0]).toBeCloseTo(1, 6);
+      expect(grpoLossTensor({ ...args, oldLogps: undefined }).metrics['policy/ratio_mean']).toBeUndefined();
     });
   });
 });
@@ -297,7 +303,7 @@ describe('grpoLoss properties', () => {
     };
     const before = tf.memory().numTensors;
     const out = grpoLossTensor({ ...fixed, logps: lp as unknown as tf.Tensor2D });
-    expect(tf.memory().numTensors).toBe(before + 5); // loss + kl + 3 clip ratios
+    expect(tf.memory().numTensors).toBe(before + 6); // loss + kl + 3 clip ratios + the ratio mean (oldLogps given)
     tf.dispose([out.loss, ...Object.values(out.metrics)]);
     const bare = grpoLossTensor({ logps: lp as unknown as tf.Tensor2D, advantages: fixed.advantages, mask: fixed.mask });
     tf.dispose([bare.loss, ...Object.values(bare.metrics)]);

@@ -59,6 +59,13 @@ describe('assignments', () => {
     await expect(parseAssignmentFile(JSON.stringify({ ...a, title: 'Easier' }))).rejects.toThrow(/the assignment was edited/);
   });
 
+  it('refuse a read link or file whose lab does not train with its trainer, re-hashed or not', async () => {
+    const a = await createAssignment(GRPO_INPUT);
+    await expect(readAssignmentFragment(await editedLink(assignmentLink(a), (j) => (j.lab = 'dpo'), true))).rejects.toThrow(/lab: no lab "dpo" trains with grpo/);
+    const file = { ...a, lab: 'nowhere' };
+    await expect(parseAssignmentFile(JSON.stringify({ ...file, hash: await assignmentHash(file) }))).rejects.toThrow(/lab: no lab "nowhere" trains with grpo/);
+  });
+
   it.each([
     ['locks an unknown field', { locked: ['beta', 'bogus'] }, /locked: unknown field "bogus"/],
     ['names an unknown preset', { preset: 'constructor' }, /unknown preset "constructor"/],

@@ -2,7 +2,7 @@
 // ../wasm.ts). Same arithmetic as TinyLM.forward / beginDecoding (lib/models/tiny-lm.ts), op for op: pre-LN GPT blocks
 // (LayerNorm, fused q|k|v projection, causal softmax attention, output projection, ReLU MLP, residual adds), a final
 // LayerNorm, the LM head, then softmax(logits / temperature). Why it exists: in tfjs a decoding step is ~138 small
-// kernels at ~12 µs of dispatch each, ten times the arithmetic; here the whole step is one call.
+// kernels (npm run bench counts them) whose dispatch costs several times their arithmetic; here the step is one call.
 //
 // This module only computes. The host (../session.ts) owns the memory layout: it grows the memory, writes the weights
 // (in the order weightFloats() documents), the new tokens, and reads the probabilities back. No allocation, no GC.
@@ -39,7 +39,7 @@ export function configure(dModel: i32, nHeads: i32, nLayers: i32, dFf: i32, voca
 function layerFloats(): i32 {
   return 2 * D + D * 3 * D + 3 * D + D * D + D + 2 * D + D * F + F + F * D + D;
 }
-export function weightFloats(): i32 {
+function weightFloats(): i32 {
   return (V + C) * D + L * layerFloats() + 2 * D + D * VP + VP;
 }
 

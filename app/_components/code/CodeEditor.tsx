@@ -1,0 +1,88 @@
+'use client';
+
+/**
+ * A JavaScript editor (CodeMirror 6) for code the reader writes: a lab's reward function, a chapter's exercise.
+ * CodeMirror loads as a chunk of its own when the editor first mounts; until then (and without script) the code is
+ * shown as plain text. Tab is left to the browser, so keyboard users can always move on (Escape, then Tab, is not
+ * needed); the editable area carries the label screen readers announce.
+ */
+import { useEffect, useRef, useState } from 'react';
+
+export interface CodeEditorProps {
+  /** The accessible name of the editable area, e.g. "Reward function". */
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  readOnly?: boolean;
+  /** Extra class for the wrapper. */
+  className?: string;
+}
+
+type View = import('@codemirror/view').EditorView;
+
+async function createView(parent: HTMLElement, props: { label: string; value: string; readOnly: boolean }, onChange: (value: string) => void): Promise<View> {
+  const [{ EditorView, keymap, lineNumbers, drawSelection, highlightActiveLine }, { EditorState }, { defaultKeymap, history, historyKeymap }, { javascript }, { bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentOnInput }] =
+    await Promise.all([import('@codemirror/view'), import('@codemirror/state'), import('@codemirror/commands'), import('@codemirror/lang-javascript'), import('@codemirror/language')]);
+  return new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: props.value,
+      extensions: [
+        lineNumbers(),
+        history(),
+        drawSelection(),
+        highlightActiveLine(),
+        indentOnInput(),
+        bracketMatching(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        javascript(),
+        keymap.of([...defaultKeymap, ...historyKeymap]),
+        EditorState.readOnly.of(props.readOnly),
+        EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true' }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange(update.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+}
+
+export function CodeEditor({ label, value, onChange, readOnly = false, className }: CodeEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<View | null>(null);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    void createView(host.current!, { label, value, readOnly }, (text) => latest.current(text)).then((created) => {
+      if (cancelled) return created.destroy();
+      view.current = created;
+      setReady(true);
+    });
+    return () => {
+      cancelled = true;
+      view.current?.destroy();
+      view.current = null;
+    };
+    // The view is created once; later values arrive through the effect below.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A value set from outside (an example chosen, a reset) replaces the document; the reader's own typing does not loop.
+  useEffect(() => {
+    const current = view.current;
+    if (current && current.state.doc.toString() !== value) current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
+  }, [value, ready]);
+
+  return (
+    <div className={`code-editor${className ? ` ${className}` : ''}`} data-ready={ready ? 'true' : 'false'}>
+      <div ref={host} />
+      {ready ? null : (
+        <pre className="code-editor-fallback" aria-label={label}>
+          {value}
+        </pre>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,9 @@
  * What the site remembers about a reader, on their device only: the shape and its version. Checking a stored value
  * against it is schema.ts, which a page loads only when there is a stored value to check.
  */
-export const PROGRESS_VERSION = 1;
+export const PROGRESS_VERSION = 2;
+/** Versions whose stored values are still read: version 1 had no exercises, and reads as having passed none. */
+export const READABLE_PROGRESS_VERSIONS: readonly number[] = [1, 2];
 
 export interface ChapterProgress {
   openedAt?: number;
@@ -15,9 +17,20 @@ export interface QuizAnswer {
   at: number;
 }
 
+/** A code exercise the reader passed (content/exercises.ts), with the code that passed: /path/ and a submission read it. */
+export interface ExercisePass {
+  passedAt: number;
+  source: string;
+}
+
+/** The longest passing code kept for an exercise (the checker accepts no longer). */
+export const MAX_KEPT_SOURCE = 20_000;
+
 export interface ProgressData {
   chapters: Record<string, ChapterProgress>;
   quizzes: Record<string, QuizAnswer>;
+  /** By exercise id; absent until the first pass. */
+  exercises?: Record<string, ExercisePass>;
   lastVisited?: { slug: string; at: number };
 }
 

@@ -5,7 +5,7 @@
  * Validated by hand rather than with zod: even zod/mini would add ~12 KB gzipped to a page that has stored progress
  * to read, for three small records.
  */
-import { emptyProgress, PROGRESS_VERSION, type ChapterProgress, type ProgressData, type QuizAnswer } from './data';
+import { emptyProgress, MAX_KEPT_SOURCE, PROGRESS_VERSION, READABLE_PROGRESS_VERSIONS, type ChapterProgress, type ExercisePass, type ProgressData, type QuizAnswer } from './data';
 
 const SLUG = /^[a-z0-9-]+$/;
 const QUIZ_ID = /^ch\d{2}-[a-z0-9-]+$/;
@@ -31,6 +31,10 @@ function isQuizAnswer(v: unknown): v is QuizAnswer {
   );
 }
 
+function isExercisePass(v: unknown): v is ExercisePass {
+  return isRecord(v) && hasOnly(v, ['passedAt', 'source']) && isTime(v.passedAt) && typeof v.source === 'string' && v.source.length <= MAX_KEPT_SOURCE;
+}
+
 /** A record whose every key matches `key` (so never "__proto__") and every value passes `valid`. */
 function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Record<string, T> | null {
   if (!isRecord(v)) return null;
@@ -42,19 +46,26 @@ function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Re
   return out;
 }
 
-export function parseProgressData(v: unknown): ProgressData | null {
-  if (!isRecord(v) || !hasOnly(v, ['chapters', 'quizzes', 'lastVisited'])) return null;
+/** `version` 1 is the shape before exercises: the same without `exercises`. */
+export function parseProgressData(v: unknown, version = PROGRESS_VERSION): ProgressData | null {
+  if (!isRecord(v) || !hasOnly(v, version === 1 ? ['chapters', 'quizzes', 'lastVisited'] : ['chapters', 'quizzes', 'exercises', 'lastVisited'])) return null;
   const chapters = recordOf(v.chapters, SLUG, isChapterProgress);
   const quizzes = recordOf(v.quizzes, QUIZ_ID, isQuizAnswer);
   if (!chapters || !quizzes) return null;
+  const out: ProgressData = { chapters, quizzes };
+  if (v.exercises !== undefined) {
+    const exercises = recordOf(v.exercises, SLUG, isExercisePass);
+    if (!exercises) return null;
+    out.exercises = exercises;
+  }
   const last = v.lastVisited;
-  if (last === undefined) return { chapters, quizzes };
+  if (last === undefined) return out;
   if (!isRecord(last) || !hasOnly(last, ['slug', 'at']) || typeof last.slug !== 'string' || !SLUG.test(last.slug) || !isTime(last.at)) return null;
-  return { chapters, quizzes, lastVisited: { slug: last.slug, at: last.at } };
+  return { ...out, lastVisited: { slug: last.slug, at: last.at } };
 }
 
-/** Keep a stored value only if it is exactly our current shape and version; otherwise start afresh. */
+/** Keep a stored value only if it is exactly the shape of its version, one this site reads; otherwise start afresh. */
 export function parseStoredProgress(value: unknown, version: number): ProgressData {
-  if (version !== PROGRESS_VERSION) return emptyProgress();
-  return parseProgressData(value) ?? emptyProgress();
+  if (!READABLE_PROGRESS_VERSIONS.includes(version)) return emptyProgress();
+  return parseProgressData(value, version) ?? emptyProgress();
 }

@@ -1,4 +1,4 @@
-import { emptyProgress, PROGRESS_VERSION, type ProgressData } from './data';
+import { emptyProgress, MAX_KEPT_SOURCE, PROGRESS_VERSION, type ProgressData } from './data';
 
 export const PROGRESS_STORAGE_KEY = 'agentic-rl-lab:progress';
 
@@ -6,6 +6,8 @@ export interface ProgressActions {
   markOpened(slug: string, now?: number): void;
   setCompleted(slug: string, completed: boolean, now?: number): void;
   answerQuiz(id: string, choice: number, correct: boolean, now?: number): void;
+  /** A code exercise passed with `source` (kept, so a submission can carry it). */
+  passExercise(id: string, source: string, now?: number): void;
   reset(): void;
 }
 
@@ -31,7 +33,8 @@ function browserStorage(): Storage | undefined {
 /**
  * A fresh store (tests make their own; the app makes one). Hydration is explicit: call persist.rehydrate().
  * Written by hand rather than with a store library, since it ships on every page. Stored as
- * {"state": {...}, "version": 1}, the format earlier versions of the site wrote, so readers keep their progress.
+ * {"state": {...}, "version": 2}, the format earlier versions of the site wrote (version 1 lacked exercises and is
+ * still read), so readers keep their progress.
  * Storage never breaks the page: unreadable JSON is removed and reads as "nothing stored", and a full or forbidden
  * localStorage (private mode, quota) only loses the write.
  */
@@ -47,9 +50,9 @@ export function createProgressStore(storage: () => Storage | undefined = browser
   // replayed over the stored progress when it arrives. Written then, not before, so they never overwrite it.
   let early: Change[] = [];
   const write = () => {
-    const { chapters, quizzes, lastVisited } = state;
+    const { chapters, quizzes, exercises, lastVisited } = state;
     try {
-      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, lastVisited }, version: PROGRESS_VERSION }));
+      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, lastVisited }, version: PROGRESS_VERSION }));
     } catch {
       /* quota exceeded or storage disabled: progress stays in memory for this visit */
     }
@@ -74,8 +77,12 @@ export function createProgressStore(storage: () => Storage | undefined = browser
     answerQuiz(id, choice, correct, now = Date.now()) {
       set((s) => ({ quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
     },
+    passExercise(id, source, now = Date.now()) {
+      if (source.length > MAX_KEPT_SOURCE) return;
+      set((s) => ({ exercises: { ...s.exercises, [id]: { passedAt: now, source } } }));
+    },
     reset() {
-      set(() => ({ ...emptyProgress(), lastVisited: undefined }));
+      set(() => ({ ...emptyProgress(), exercises: undefined, lastVisited: undefined }));
     },
   };
   let state = initial;
@@ -96,8 +103,8 @@ export function createProgressStore(storage: () => Storage | undefined = browser
         } catch {
           storage()?.removeItem(PROGRESS_STORAGE_KEY);
         }
-        // The checks load only when there is something to check (a first visit has nothing stored). Older or
-        // foreign shapes are dropped rather than migrated: progress is cheap to rebuild.
+        // The checks load only when there is something to check (a first visit has nothing stored). Version 1 (no
+        // exercises) is read as it is; foreign shapes are dropped rather than repaired: progress is cheap to rebuild.
         const found = stored === null ? emptyProgress() : (await import('./schema')).parseStoredProgress(stored?.state, stored?.version as number);
         let next: ProgressState = { ...initial, ...found };
         for (const change of early) next = { ...next, ...change(next) };

@@ -1,0 +1,398 @@
+/**
+ * Every field of every exportable lab config, mapped to what it becomes in a real TRL run: a keyword of the method's
+ * TRL config (copied, or changed to a value right for a 0.6B model, with the reason), a peft.LoraConfig field, a
+ * reward weight, a constant of the generated scripts, or "no counterpart" with the reason. A schema field without a rule
+ * makes exportPlan throw and tests/unit/export fail; tests check every kwarg against the field lists extracted from
+ * TRL's source (trl-fields.json).
+ */
+import { TRL_VERSION, trlDefaults, type TrlConfig } from '@/content/trl-defaults';
+import { ConfigError, ownEntry, type Field, type FieldValue } from '@/lib/train/config';
+import { TRAINERS } from '@/lib/train/registry';
+import { code, float, shortNumber, type Py } from './py';
+
+export type ExportMethod = 'sft' | 'grpo' | 'dpo' | 'agent';
+export const EXPORT_METHODS: readonly ExportMethod[] = ['sft', 'grpo', 'dpo', 'agent'];
+
+/** Why a trainer has no TRL project (the CLI prints it and exits 2; the lab's dialog shows it). */
+export const NOT_EXPORTABLE: Readonly<Record<string, string>> = {
+  ppo: 'the PPO lab trains an MLP actor-critic on a grid world or CartPole, not a language model: no TRL run corresponds to it (TRL’s PPOTrainer is for LLMs with a reward model; chapter 4 explains the difference).',
+};
+
+export type ConfigClass = 'SFTConfig' | 'GRPOConfig' | 'DPOConfig';
+/** The TRL config each training script builds. */
+export const CONFIG_OF: Record<ExportMethod, ConfigClass> = { sft: 'SFTConfig', grpo: 'GRPOConfig', dpo: 'DPOConfig', agent: 'GRPOConfig' };
+
+/** Reward functions of the generated common.py (the lab's, in Python with TRL's signature). */
+export type RewardName = 'correctness_reward' | 'at_least_reward' | 'digits_reward' | 'format_reward' | 'length_penalty' | 'soft_overlong_punishment' | 'tool_cost_reward';
+
+export interface Kwarg {
+  name: string;
+  value: Py;
+  /** A comment written above the keyword (why it differs from the lab, or what it means). */
+  comment?: string;
+}
+
+export type Status = 'copied' | 'changed' | 'none';
+
+export interface Outcome {
+  status: Status;
+  /** Keywords of the method's TRL config this field becomes. */
+  config?: Kwarg[];
+  /** peft.LoraConfig keywords. */
+  lora?: Kwarg[];
+  reward?: { fn: RewardName; weight: number };
+  /** A constant of a generated script. */
+  constant?: { file: string; name: string; value: Py };
+  /** Why (for 'changed' and 'none'), or what to know (for 'copied'). */
+  note: string;
+}
+
+/** One line of the mapping table (the export dialog and the README). */
+export interface Row {
+  field: string;
+  value: FieldValue;
+  status: Status;
+  /** What it became, in Python: `GRPOConfig(learning_rate=1e-06)`, `LoraConfig(r=16)`, `reward_weights[0]`, or '—'. */
+  target: string;
+  note: string;
+}
+
+type Settings = Readonly<Record<string, FieldValue>>;
+type Rule = (value: FieldValue, s: Settings) => Outcome;
+
+// ---- Values for the real model, each with its source ------------------------------------------------------------
+
+/** TRL's default from content/trl-defaults.ts, with its file:line for the comment. */
+function trlDefault(config: TrlConfig, field: string): { value: number; where: string } {
+  const d = trlDefaults.find((x) => x.config === config && x.field === field);
+  if (!d || typeof d.value !== 'number') throw new Error(`content/trl-defaults.ts has no numeric ${config}.${field}`);
+  return { value: d.value, where: `${d.file}:${d.line} at ${TRL_VERSION}` };
+}
+
+/** The book's warning, quoted wherever a learning rate is replaced. */
+export const LR_WARNING =
+  'Readers of the book this course follows collapsed a ~0.6B model’s GSM8K accuracy from 57% to 2.4% with learning_rate 5e-5.';
+
+/** LoRA trains ~10× higher than full fine-tuning (TRL's docs/source/lora_without_regret.md: 2e-4 in its SFT example). */
+const LORA_SFT_LR = { value: 2e-4, where: `docs/source/lora_without_regret.md:47 at ${TRL_VERSION}` };
+
+/** Completion budgets for GSM8K: solutions run ~100–300 tokens; tool calls and results count too (grpo_trainer.py:2121). */
+export const REAL_MAX_COMPLETION = { grpo: 512, agent: 768 } as const;
+/** SFTConfig/DPOConfig max_length: TRL's default 1024 holds any GSM8K prompt with its solution. */
+export const REAL_MAX_LENGTH = 1024;
+/** Per-GPU micro-batch caps that fit a 0.6B model at these lengths on a 24 GB GPU (see the README's hardware table). */
+export const MICRO_BATCH_CAP = { sft: 8, grpo: 8, dpo: 4, agent: 8 } as const;
+/** GSM8K needs several calculations per problem; the lab's products need one. */
+const REAL_TOOL_ITERATIONS = 8;
+
+/** The largest divisor of `total` that is ≤ cap: the micro-batch, so that micro × accumulation = total exactly. */
+export function microBatch(total: number, cap: number): number {
+  for (let d = Math.min(total, cap); d > 1; d--) if (total % d === 0) return d;
+  return 1;
+}
+
+function learningRate(method: ExportMethod, lab: number, labDefault: number, lora: boolean): Outcome {
+  const real = method === 'sft' ? (lora ? LORA_SFT_LR : trlDefault('SFTConfig', 'learning_rate')) : trlDefault(method === 'dpo' ? 'DPOConfig' : 'GRPOConfig', 'learning_rate');
+  const ratio = lab / labDefault;
+  const multiple =
+    Math.abs(ratio - 1) > 1e-9
+      ? ` The run used ${shortNumber(+ratio.toPrecision(3))}× the lab’s default (${shortNumber(labDefault)}); the same multiple here would be ${shortNumber(+(real.value * ratio).toPrecision(3))}.`
+      : '';
+  const why = `lab: ${shortNumber(lab)}, right for a ~30k-parameter model; ${shortNumber(real.value)} is ${lora ? 'LoRA’s usual rate' : 'TRL’s default'} (${real.where}). ${LR_WARNING}${multiple}`;
+  return {
+    status: lab === real.value ? 'copied' : 'changed',
+    config: [{ name: 'learning_rate', value: real.value, comment: why }],
+    note: why,
+  };
+}
+
+const copied = (name: string, value: Py, note = ''): Outcome => ({ status: 'copied', config: [{ name, value }], note });
+const none = (note: string): Outcome => ({ status: 'none', note });
+
+/** The run's batch as micro-batch × accumulation on one GPU: the same number of examples per optimizer step. */
+function batch(method: ExportMethod, total: number, unit: string): Outcome {
+  const micro = microBatch(total, MICRO_BATCH_CAP[method]);
+  const accumulation = total / micro;
+  const note = `${total} ${unit} per optimizer step, as in the lab: ${micro} per GPU × ${accumulation} accumulation steps on one GPU (with N GPUs divide gradient_accumulation_steps by N to keep it).`;
+  return {
+    status: 'copied',
+    config: [
+      { name: 'per_device_train_batch_size', value: micro },
+      { name: 'gradient_accumulation_steps', value: accumulation, comment: note },
+    ],
+    note,
+  };
+}
+
+function evalSteps(value: FieldValue, what: string): Outcome {
+  const n = value as number;
+  if (n === 0) return { status: 'copied', config: [{ name: 'eval_strategy', value: 'no' }], note: 'no evaluation during training, as in the lab; eval.py measures accuracy afterwards.' };
+  return {
+    status: 'copied',
+    config: [
+      { name: 'eval_strategy', value: 'steps' },
+      { name: 'eval_steps', value: n },
+    ],
+    note: `TRL evaluates ${what} on the held-out prompts every ${n} steps; held-out accuracy itself comes from eval.py.`,
+  };
+}
+
+const evalSamples = (value: FieldValue): Outcome => ({
+  status: 'copied',
+  constant: { file: 'common.py', name: 'EVAL_SAMPLES', value: value as number },
+  note: 'the first N problems of GSM8K’s test split: the eval set during training (eval.py scores the whole split).',
+});
+
+const maxSteps = (value: FieldValue): Outcome => copied('max_steps', value as number, 'copied; a full run on GSM8K usually trains longer (raise it once the short run looks healthy).');
+const seed = (value: FieldValue): Outcome => copied('seed', value as number, 'TrainingArguments.seed: the same seed, not the same run (different model, data and kernels).');
+const maxGradNorm = (value: FieldValue): Outcome => copied('max_grad_norm', value as number);
+
+// ---- SFT ---------------------------------------------------------------------------------------------------------
+
+const QWEN_TARGETS: Record<string, Py> = {
+  'all-linear': 'all-linear',
+  attention: ['q_proj', 'k_proj', 'v_proj', 'o_proj'],
+  mlp: ['gate_proj', 'up_proj', 'down_proj'],
+};
+
+/** A LoRA field: a LoraConfig keyword while use_peft is on, unused otherwise. */
+const loraField =
+  (name: string, map: (v: FieldValue) => Py = (v) => v as Py, note = ''): Rule =>
+  (value, s) =>
+    s.use_peft ? { status: 'copied', lora: [{ name, value: map(value) }], note } : none('use_peft is off: full fine-tuning, no LoraConfig.');
+
+export const SFT_RULES = {
+  learning_rate: (v, s) => learningRate('sft', v as number, 3e-3, s.use_peft === true),
+  per_device_train_batch_size: (v) => batch('sft', v as number, 'sequences'),
+  max_steps: maxSteps,
+  max_grad_norm: maxGradNorm,
+  eval_steps: (v) => evalSteps(v, 'the loss'),
+  eval_samples: evalSamples,
+  use_peft: (v) =>
+    v ? { status: 'copied', note: 'SFTTrainer(peft_config=LoraConfig(...)): only the adapters train.' } : { status: 'copied', note: 'full fine-tuning: peft_config=None.' },
+  r: loraField('r'),
+  lora_alpha: loraField('lora_alpha'),
+  lora_dropout: loraField('lora_dropout', (v) => float(v as number)),
+  use_rslora: loraField('use_rslora'),
+  target_modules: loraField('target_modules', (v) => QWEN_TARGETS[v as string], 'Qwen3’s module names: q/k/v/o_proj (attention), gate/up/down_proj (MLP).'),
+  dataset: (v) => none(`the lab’s ${String(v)} task has no counterpart: the project trains on GSM8K, whose solutions end with "#### <number>" as the lab’s do.`),
+  replay_fraction: (v) =>
+    none(
+      (v as number) > 0
+        ? `the project trains on GSM8K alone; to replay an old task, mix its data in with datasets.interleave_datasets(probabilities=[${shortNumber(1 - (v as number))}, ${shortNumber(v as number)}]).`
+        : 'no replay in the lab run; the project trains on GSM8K alone.',
+    ),
+  init_from: (v) => none(`the lab starts from its ${String(v)} checkpoint; the project starts from MODEL, a pretrained instruct model (common.py).`),
+  seed,
+} satisfies Record<string, Rule>;
+
+// ---- GRPO (and the agent's GRPO fields) --------------------------------------------------------------------------
+
+function grpoRules(method: 'grpo' | 'agent', labLr: number) {
+  return {
+    learning_rate: (v: FieldValue) => learningRate(method, v as number, labLr, false),
+    per_device_train_batch_size: (v: FieldValue) => batch(method, v as number, 'completions'),
+    num_generations: (v: FieldValue) => copied('num_generations', v as number),
+    max_completion_length: (v: FieldValue) => {
+      const real = REAL_MAX_COMPLETION[method];
+      const why = `lab: ${String(v)} tokens (its longest answer${method === 'agent' ? ' with one call' : ''}); GSM8K solutions run to a few hundred tokens${method === 'agent' ? ', and tool calls and their results count towards the limit' : ''}.`;
+      return { status: 'changed', config: [{ name: 'max_completion_length', value: real, comment: why }], note: why } satisfies Outcome;
+    },
+    temperature: (v: FieldValue) => copied('temperature', v as number),
+    beta: (v: FieldValue) => copied('beta', v as number, (v as number) > 0 ? 'β > 0 loads a reference model (more memory).' : ''),
+    epsilon: (v: FieldValue) => copied('epsilon', v as number),
+    epsilon_high: (v: FieldValue) => copied('epsilon_high', v as number),
+    loss_type: (v: FieldValue) => copied('loss_type', v as string),
+    scale_rewards: (v: FieldValue) => copied('scale_rewards', v as string),
+    importance_sampling_level: (v: FieldValue) => copied('importance_sampling_level', v as string),
+    num_iterations: (v: FieldValue) => copied('num_iterations', v as number),
+    steps_per_generation: (v: FieldValue, s: Settings) => {
+      const accumulation = (s.per_device_train_batch_size as number) / microBatch(s.per_device_train_batch_size as number, MICRO_BATCH_CAP[method]);
+      const trl = (v as number) * accumulation;
+      const note = `the lab counts optimizer steps per generation batch (${String(v)}); TRL counts micro-batches, so ${String(v)} × ${accumulation} accumulation steps = ${trl}.`;
+      return { status: 'copied', config: [{ name: 'steps_per_generation', value: trl, comment: note }], note } satisfies Outcome;
+    },
+    reward_weight_correctness: (v: FieldValue, s: Settings): Outcome => {
+      if ((v as number) === 0) return none('weight 0 in the run: correctness is not rewarded.');
+      const fn: RewardName = s.correctness_reward === 'at_least' ? 'at_least_reward' : s.correctness_reward === 'digits' ? 'digits_reward' : 'correctness_reward';
+      return { status: 'copied', reward: { fn, weight: v as number }, note: fn === 'correctness_reward' ? '' : `the weight of the flawed verifier ${fn} (see correctness_reward).` } satisfies Outcome;
+    },
+    reward_weight_format: (v: FieldValue): Outcome =>
+      (v as number) === 0 ? none('weight 0 in the run: the format is not rewarded.') : { status: 'copied', reward: { fn: 'format_reward', weight: v as number }, note: 'the lab’s format check; any whitespace may precede "####" (GSM8K puts the answer on its own line).' },
+    max_grad_norm: maxGradNorm,
+    max_steps: maxSteps,
+    eval_steps: (v: FieldValue) => evalSteps(v, 'the rewards'),
+    eval_samples: evalSamples,
+    seed,
+  };
+}
+
+const grpoOnly = grpoRules('grpo', 3e-4);
+export const GRPO_RULES = {
+  ...grpoOnly,
+  mask_truncated_completions: (v) => copied('mask_truncated_completions', v as boolean, 'the lab also scores a truncated completion’s format 0; TRL does not tell reward functions about truncation, this flag drops such completions from the loss.'),
+  reward_weight_overlong: (v, s) => {
+    if ((v as number) === 0) return none('weight 0 in the run: the soft overlong punishment is not used.');
+    return { status: 'copied', reward: { fn: 'soft_overlong_punishment', weight: v as number }, note: `TRL’s own get_soft_overlong_punishment (trl/rewards/other_rewards.py:83 at ${TRL_VERSION}), with the cache rescaled below.` };
+  },
+  soft_punish_cache: (v, s) => {
+    const real = softPunishCache(v as number, s.max_completion_length as number);
+    const why = `lab: ${String(v)} of ${String(s.max_completion_length)} tokens; the same share of ${REAL_MAX_COMPLETION.grpo} is ${real}.`;
+    if ((s.reward_weight_overlong as number) === 0) return none('weight 0 in the run: the soft overlong punishment is not used.');
+    return { status: 'changed', constant: { file: 'train_grpo.py', name: 'SOFT_PUNISH_CACHE', value: real }, note: why };
+  },
+  dynamic_sampling: (v) =>
+    none(v ? 'DAPO’s dynamic sampling is not in TRL’s GRPOTrainer: the run used it, the project cannot. Groups whose completions all score the same give no gradient (watch frac_reward_zero_std).' : 'off in the run; not in TRL’s GRPOTrainer either.'),
+  dynamic_sampling_max_rounds: () => none('belongs to dynamic sampling, which TRL’s GRPOTrainer does not have.'),
+  reward_weight_length: (v) =>
+    (v as number) === 0 ? none('weight 0 in the run: the length penalty is not used.') : { status: 'copied', reward: { fn: 'length_penalty', weight: v as number }, note: 'the lab’s length penalty, against the reference solution’s length.' },
+  correctness_reward: (v) => {
+    if (v === 'exact') return { status: 'copied', note: 'correctness_reward: exact match of the integer after "####", as in the lab.' };
+    return {
+      status: 'copied',
+      note: `DELIBERATELY FLAWED: the run rewards with the ${v === 'at_least' ? '">=" bug (at_least_reward)' : 'digits-anywhere bug (digits_reward)'}, and so does the project, loudly labelled; the true correctness_reward is logged beside it at weight 0, so you can watch the two diverge.`,
+    };
+  },
+} satisfies Record<string, Rule>;
+
+/** The soft overlong cache, rescaled from the lab's completion budget to the real one (at least 1 token). */
+export function softPunishCache(lab: number, labMax: number): number {
+  return Math.max(1, Math.round((lab / labMax) * REAL_MAX_COMPLETION.grpo));
+}
+
+// ---- Agent -------------------------------------------------------------------------------------------------------
+
+const agentGrpo = grpoRules('agent', 3e-4);
+export const AGENT_RULES = {
+  ...agentGrpo,
+  use_tools: (v) =>
+    v
+      ? { status: 'copied', constant: { file: 'common.py', name: 'USE_TOOLS', value: true }, note: 'GRPOTrainer(tools=[calculator]): the calculator is a Python function the model calls.' }
+      : { status: 'copied', constant: { file: 'common.py', name: 'USE_TOOLS', value: false }, note: 'no tools, as in the run (the ceiling without a calculator).' },
+  max_tool_calling_iterations: (v, s) => {
+    if (!s.use_tools) return none('no tools in the run.');
+    const why = `lab: ${String(v)} (one call solves a product); a GSM8K solution needs several calculations.`;
+    return { status: 'changed', config: [{ name: 'max_tool_calling_iterations', value: REAL_TOOL_ITERATIONS, comment: why }], note: why };
+  },
+  reward_weight_tool_cost: (v) =>
+    (v as number) === 0
+      ? none('weight 0 in the run: calls are free, as TRL’s tools are.')
+      : { status: 'copied', reward: { fn: 'tool_cost_reward', weight: v as number }, note: 'tool_cost_reward is −(number of calls); its weight is the price of a call.' },
+  task: (v) =>
+    none(
+      `the lab’s ${v === 'two_step' ? 'two-step problems (two calls, the second using the first’s result)' : 'products (one call each)'} have no counterpart: the project trains on GSM8K word problems, which take several calculations each.`,
+    ),
+  tool_failure_rate: (v) =>
+    (v as number) === 0
+      ? { status: 'copied', constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: 0 }, note: 'the calculator never fails, as in the run.' }
+      : {
+          status: 'copied',
+          constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: v as number },
+          note: 'the calculator raises at random with this probability, in training and in eval.py as in the lab; TRL answers the model with {"error": ...} (grpo_trainer.py:1975-1977).',
+        },
+  train_on_tool_results: (v) =>
+    none(
+      v
+        ? `the run trains on the calculator’s tokens (the masking bug); TRL’s GRPOTrainer always masks tool results out of the loss (tool_mask, grpo_trainer.py:2426 at ${TRL_VERSION}), so the bug cannot be reproduced there.`
+        : `TRL masks tool results out of the loss by itself (tool_mask, grpo_trainer.py:2426 at ${TRL_VERSION}), as the run did.`,
+    ),
+  init_from: (v) =>
+    v === 'base'
+      ? { status: 'copied', constant: { file: 'train_agent.py', name: 'START_FROM', value: code('MODEL') }, note: 'the run skipped SFT: train_agent.py starts from MODEL (skip train_sft.py).' }
+      : { status: 'copied', constant: { file: 'train_agent.py', name: 'START_FROM', value: 'outputs/sft' }, note: 'the run started from tool-use SFT: train_sft.py first, then train_agent.py from its output.' },
+} satisfies Record<string, Rule>;
+
+// ---- DPO ---------------------------------------------------------------------------------------------------------
+
+export const DPO_RULES = {
+  learning_rate: (v) => learningRate('dpo', v as number, 5e-5, false),
+  per_device_train_batch_size: (v) => batch('dpo', v as number, 'pairs'),
+  beta: (v) => copied('beta', v as number),
+  loss_type: (v) => copied('loss_type', [v as string], `TRL ${TRL_VERSION} takes a list of loss types (combined with loss_weights).`),
+  label_smoothing: (v) => copied('label_smoothing', v as number),
+  max_grad_norm: maxGradNorm,
+  num_prompts: (v) => ({ status: 'copied', constant: { file: 'make_pairs.py', name: 'NUM_PROMPTS', value: v as number }, note: 'training prompts sampled to build pairs, as in the lab.' }),
+  samples_per_prompt: (v) => ({ status: 'copied', constant: { file: 'make_pairs.py', name: 'SAMPLES_PER_PROMPT', value: v as number }, note: 'completions sampled per prompt from the SFT model; a pair needs one right and one wrong.' }),
+  sampling_temperature: (v) => ({ status: 'copied', constant: { file: 'make_pairs.py', name: 'SAMPLING_TEMPERATURE', value: v as number }, note: 'rejected completions are the SFT model’s real mistakes.' }),
+  max_steps: maxSteps,
+  eval_steps: (v) => evalSteps(v, 'the DPO loss and reward accuracies'),
+  eval_samples: evalSamples,
+  seed,
+} satisfies Record<string, Rule>;
+
+const RULES: Record<ExportMethod, Record<string, Rule>> = { sft: SFT_RULES, grpo: GRPO_RULES, dpo: DPO_RULES, agent: AGENT_RULES };
+
+export interface Plan {
+  method: ExportMethod;
+  rows: Row[];
+  /** Keywords of the method's TRL config, in the order of the rows. */
+  config: Kwarg[];
+  lora: Kwarg[] | null;
+  /** Reward functions and their weights (GRPO and agent), in the order TRL receives them. */
+  rewards: { fn: RewardName; weight: number }[];
+  constants: Record<string, { file: string; value: Py }>;
+  /** Loud remarks for the README and the dialog: flawed verifiers, things the project cannot reproduce. */
+  warnings: string[];
+}
+
+function target(method: ExportMethod, o: Outcome): string {
+  const parts: string[] = [];
+  const kw = (k: Kwarg) => `${k.name}=${typeof k.value === 'object' && k.value !== null && 'code' in k.value ? (k.value as { code: string }).code : JSON.stringify(k.value)}`;
+  if (o.config?.length) parts.push(`${CONFIG_OF[method]}(${o.config.map(kw).join(', ')})`);
+  if (o.lora?.length) parts.push(`LoraConfig(${o.lora.map(kw).join(', ')})`);
+  if (o.reward) parts.push(`${o.reward.fn} × ${o.reward.weight} in reward_weights`);
+  if (o.constant) parts.push(`${o.constant.file}: ${o.constant.name} = ${kw({ name: '', value: o.constant.value }).slice(1)}`);
+  return parts.length ? parts.join('; ') : o.status === 'none' ? 'no counterpart' : '—';
+}
+
+/** The whole mapping of one run's settings (which must be complete and valid for the method's schema). */
+export function exportPlan(method: ExportMethod, settings: Settings): Plan {
+  const rules = RULES[method];
+  const fields = Object.keys(TRAINERS[method].schema);
+  const rows: Row[] = [];
+  const config: Kwarg[] = [];
+  const lora: Kwarg[] = [];
+  const rewards: Plan['rewards'] = [];
+  const constants: Plan['constants'] = {};
+  for (const field of fields) {
+    const rule = ownEntry(rules, field);
+    // A new lab field must say what it becomes in TRL (tests/unit/export/mapping.test.ts checks every schema field).
+    if (!rule) throw new Error(`lib/export/mapping.ts has no rule for the ${method} field ${field}`);
+    if (!Object.hasOwn(settings, field)) throw new ConfigError([`${field} is missing from the ${method} settings`]);
+    const o = rule(settings[field], settings);
+    // A field TRL types as float is written as one (temperature=1.0, not 1).
+    const schemaField = TRAINERS[method].schema[field as keyof (typeof TRAINERS)[typeof method]['schema']] as Field;
+    const floats = (k: Kwarg): Kwarg => (k.name === field && schemaField.kind === 'number' && !schemaField.integer && typeof k.value === 'number' ? { ...k, value: float(k.value) } : k);
+    rows.push({ field, value: settings[field], status: o.status, target: target(method, o), note: o.note });
+    config.push(...(o.config ?? []).map(floats));
+    lora.push(...(o.lora ?? []));
+    if (o.reward && o.reward.weight > 0) rewards.push(o.reward);
+    if (o.constant) constants[o.constant.name] = { file: o.constant.file, value: o.constant.value };
+  }
+  const extra = Object.keys(settings).find((k) => !fields.includes(k));
+  if (extra !== undefined) throw new ConfigError([`unknown field "${extra}" for ${method}`]);
+
+  const warnings: string[] = [];
+  const flawed = rewards.find((r) => r.fn === 'at_least_reward' || r.fn === 'digits_reward');
+  if (flawed) {
+    warnings.push(
+      `DELIBERATELY FLAWED VERIFIER: this run rewards with ${flawed.fn}, the lab’s reward-hacking demonstration, and so does train_${method}.py. The model will learn to exploit it. correctness_reward is logged beside it at weight 0: watch rewards/correctness_reward/mean fall while the reward climbs.`,
+    );
+    rewards.push({ fn: 'correctness_reward', weight: 0 });
+  }
+  if (settings.dynamic_sampling === true) warnings.push('The run used DAPO’s dynamic sampling, which TRL’s GRPOTrainer does not have: the project trains without it.');
+  if (settings.train_on_tool_results === true) warnings.push('The run trained on tool results (the masking bug); TRL always masks them, so the project cannot reproduce that run’s failure.');
+  if (method !== 'sft' && method !== 'dpo' && rewards.every((r) => r.weight === 0)) {
+    throw new ConfigError(['every reward weight is 0: GRPO would have nothing to learn from']);
+  }
+  if (method === 'grpo' || method === 'agent') checkGenerationBatch(settings);
+  return { method, rows, config, lora: settings.use_peft === true ? lora : null, rewards, constants, warnings };
+}
+
+/** TRL's rule, as lib/train/grpo-update.ts checks it for the lab: the generation batch holds whole groups. */
+function checkGenerationBatch(s: Settings): void {
+  const size = (s.per_device_train_batch_size as number) * (s.steps_per_generation as number);
+  if (size % (s.num_generations as number) !== 0) {
+    throw new ConfigError([`the generation batch (per_device_train_batch_size × steps_per_generation = ${size}) must be a multiple of num_generations (${String(s.num_generations)})`]);
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The training scripts: train_sft.py, then train_grpo.py, train_dpo.py (after make_pairs.py) or train_agent.py. Each
+ * builds TRL's config with the run's values under TRL's names (lib/export/mapping.ts) plus the few settings a real run
+ * needs, written out with comments.
+ */
+import { TRL_VERSION } from '@/content/trl-defaults';
+import { REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type Kwarg, type Plan } from '../mapping';
+import { float, kwargLines, py, wrap } from '../py';
+
+const I = '        ';
+
+/** What every run sets beyond the lab's fields. */
+function runKwargs(outputDir: string): Kwarg[] {
+  return [
+    { name: 'output_dir', value: outputDir },
+    { name: 'bf16', value: true, comment: 'bf16 weights and activations: an Ampere or newer GPU (TRL’s default when fp16 is off).' },
+    { name: 'gradient_checkpointing', value: true, comment: 'Recompute activations in the backward pass (TRL’s default; the README’s memory table assumes it).' },
+    { name: 'logging_steps', value: 5 },
+    { name: 'save_strategy', value: 'steps' },
+    { name: 'save_steps', value: 100 },
+    { name: 'save_total_limit', value: 2 },
+    { name: 'report_to', value: 'none', comment: 'Set "trackio", "wandb" or "tensorboard" to see the curves the lab draws.' },
+  ];
+}
+
+const constants = (plan: Plan, file: string) =>
+  Object.entries(plan.constants)
+    .filter(([name, c]) => c.file === file && name !== 'START_FROM')
+    .map(([name, c]) => `${name} = ${py(c.value)}\n`)
+    .join('');
+
+export function trainSftPy(plan: Plan): string {
+  const agent = plan.method === 'agent';
+  // The SFT stage of an RL project is not the run's: it teaches the format (and, for the agent, the tool calls).
+  const own = plan.method === 'sft';
+  const fields: Kwarg[] = own
+    ? plan.config
+    : [
+        { name: 'learning_rate', value: 2e-5, comment: `TRL’s SFTConfig default (trl/trainer/sft_config.py:144 at ${TRL_VERSION}): this stage is not the lab run, it teaches the format.` },
+        { name: 'per_device_train_batch_size', value: MICRO_BATCH_CAP.sft },
+        { name: 'gradient_accumulation_steps', value: 4 },
+        { name: 'num_train_epochs', value: 1, comment: 'One pass over GSM8K’s 7,473 solutions: enough for the format; more narrows what RL can explore.' },
+        { name: 'eval_strategy', value: 'steps' },
+        { name: 'eval_steps', value: 100 },
+      ];
+  const loss: Kwarg[] = agent
+    ? [{ name: 'assistant_only_loss', value: true, comment: `Loss on the assistant’s turns only, never the calculator’s (TRL swaps in a training chat template with generation markers for Qwen3: trl/trainer/sft_trainer.py:1226-1229).` }]
+    : [{ name: 'completion_only_loss', value: true, comment: 'Loss on the solution only, not the question (the lab’s SFT does the same).' }];
+  const lora = plan.lora;
+  return `"""Step 2: supervised fine-tuning on GSM8K solutions${agent ? ' written as calculator conversations' : ''}, so that the model ends with "#### <number>"${agent ? '\nand calls the calculator' : ''}.
+${own ? '\nThe SFTConfig holds the lab run\'s values under TRL\'s names (see README.md, "What carried over").' : '\nThis stage prepares the model for the RL step the lab ran; its values are TRL\'s usual ones, not the lab\'s.'}
+
+Run: accelerate launch --config_file accelerate/multi_gpu.yaml train_sft.py   (or: python train_sft.py on one GPU)
+"""
+from datasets import load_from_disk
+${lora ? 'from peft import AutoPeftModelForCausalLM, LoraConfig\n' : ''}from trl import SFTConfig, SFTTrainer
+
+from common import EVAL_SAMPLES, MODEL
+
+OUTPUT_DIR = "outputs/sft"
+${lora ? 'ADAPTER_DIR = "outputs/sft-adapter"\n' : ''}
+
+def main():
+    data = load_from_disk("data/sft")
+    config = SFTConfig(
+${kwargLines(runKwargs(lora ? 'outputs/sft-adapter' : 'outputs/sft'), I)}
+${kwargLines([...fields, { name: 'max_length', value: REAL_MAX_LENGTH, comment: 'TRL’s default; holds any GSM8K question with its solution.' }, ...loss], I)}
+    )
+${
+  lora
+    ? `    # The run trained LoRA adapters (use_peft): PEFT's names, the run's values.
+    peft_config = LoraConfig(
+${kwargLines([...lora, { name: 'task_type', value: 'CAUSAL_LM' }], I)}
+    )
+`
+    : ''
+}    trainer = SFTTrainer(
+        model=MODEL,
+        args=config,
+        train_dataset=data["train"],
+        eval_dataset=data["test"].select(range(EVAL_SAMPLES)),${lora ? '\n        peft_config=peft_config,' : ''}
+    )
+    trainer.train()
+    trainer.save_model(config.output_dir)
+${
+  lora
+    ? `    # Merge the adapters into the weights, so that the next step (and vLLM) load a plain model.
+    trainer.accelerator.wait_for_everyone()
+    if trainer.accelerator.is_main_process:
+        merged = AutoPeftModelForCausalLM.from_pretrained(ADAPTER_DIR).merge_and_unload()
+        merged.save_pretrained(OUTPUT_DIR)
+        trainer.processing_class.save_pretrained(OUTPUT_DIR)
+`
+    : ''
+}
+
+if __name__ == "__main__":
+    main()
+`;
+}
+
+const REWARD_IMPORTS = (plan: Plan) => [...new Set(plan.rewards.map((r) => r.fn).filter((fn) => fn !== 'soft_overlong_punishment'))].sort();
+
+export function trainGrpoPy(plan: Plan): string {
+  const agent = plan.method === 'agent';
+  const file = agent ? 'train_agent.py' : 'train_grpo.py';
+  const outputDir = agent ? 'outputs/agent' : 'outputs/grpo';
+  const overlong = plan.rewards.some((r) => r.fn === 'soft_overlong_punishment');
+  const funcs = plan.rewards.map((r) => r.fn).join(', ');
+  const weights: Kwarg = {
+    name: 'reward_weights',
+    value: plan.rewards.map((r) => float(r.weight)),
+    comment: `One weight per function in reward_funcs (${funcs}): TRL sums the weighted rewards, then normalises within each group.`,
+  };
+  const micro = microBatch(plan.rows.find((r) => r.field === 'per_device_train_batch_size')!.value as number, MICRO_BATCH_CAP[plan.method]);
+  const generations = plan.config.find((k) => k.name === 'num_generations')!.value as number;
+  const extra: Kwarg[] = [
+    weights,
+    { name: 'per_device_eval_batch_size', value: Math.max(micro, generations), comment: 'Evaluation generates num_generations completions per prompt: the eval batch must hold whole groups.' },
+    { name: 'chat_template_kwargs', value: { code: 'CHAT_TEMPLATE_KWARGS' }, comment: 'No <think> block (common.py).' },
+    { name: 'log_completions', value: true, comment: 'Print a table of sampled completions with their rewards, the lab’s group inspector.' },
+    { name: 'use_vllm', value: false, comment: 'Generation is most of the time: pip install vllm and set True (vllm_mode="colocate") to speed it up.' },
+  ];
+  const flawed = plan.warnings.find((w) => w.startsWith('DELIBERATELY FLAWED'));
+  const toolNote = agent
+    ? `
+# Tools: GRPOTrainer(tools=[...]) takes plain Python functions with type hints and a Google-style docstring
+# (docs/source/grpo_trainer.md:699-712 at ${TRL_VERSION}). The trainer checks transformers >= 5.0.0 and the jmespath library
+# (trl/trainer/grpo_trainer.py:586-591 and 599-603), runs each call the model writes, appends the result as a "tool"
+# message and lets the model continue, at most max_tool_calling_iterations times (_tool_call_loop,
+# grpo_trainer.py:1933-2141); the results' tokens are masked out of the loss (grpo_trainer.py:2426). A completion is
+# then a list of messages (assistant, tool, assistant, ...): common.completion_text reads the last assistant turn.
+`
+    : '';
+  return `"""Step 3: ${agent ? 'GRPO with the calculator as a tool' : 'GRPO with the verifiable rewards'} on GSM8K prompts, from the SFT model: the lab run, at full scale.
+
+The GRPOConfig holds the lab run's values under TRL's names; values that only make sense for the lab's tiny model are
+replaced, each with a comment naming the lab's value and why (README.md, "What carried over").
+
+Run: accelerate launch --config_file accelerate/multi_gpu.yaml ${file}   (or: python ${file} on one GPU)
+"""
+from datasets import load_from_disk
+from trl import GRPOConfig, GRPOTrainer
+${overlong ? 'from trl.rewards import get_soft_overlong_punishment\n' : ''}
+from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${agent ? 'USE_TOOLS, calculator, ' : ''}${REWARD_IMPORTS(plan).join(', ')}
+${flawed ? `\n${wrap(flawed, 116).map((l) => `# ${l}`).join('\n')}\n` : ''}${toolNote}
+START_FROM = ${py(plan.constants.START_FROM?.value ?? 'outputs/sft')}  # train_sft.py's output, or MODEL to start from the pretrained model
+${constants(plan, file)}
+
+def main():
+    data = load_from_disk("data/rl")
+    config = GRPOConfig(
+${kwargLines(runKwargs(outputDir), I)}
+${kwargLines([...plan.config, ...extra], I)}
+    )
+${overlong ? '    # DAPO\'s soft overlong punishment, TRL\'s own (trl/rewards/other_rewards.py:83).\n    soft_overlong_punishment = get_soft_overlong_punishment(config.max_completion_length, SOFT_PUNISH_CACHE)\n' : ''}    trainer = GRPOTrainer(
+        model=START_FROM,
+        reward_funcs=[${funcs}],
+        args=config,
+        train_dataset=data["train"],
+        eval_dataset=data["test"].select(range(EVAL_SAMPLES)),${agent ? '\n        tools=[calculator] if USE_TOOLS else None,' : ''}
+    )
+    trainer.train()
+    trainer.save_model(config.output_dir)
+
+
+if __name__ == "__main__":
+    main()
+`;
+}
+
+export function makePairsPy(plan: Plan): string {
+  return `"""Step 3a: preference pairs from the SFT model, as the lab builds them: sample several completions per training
+prompt, keep one right and one wrong as (chosen, rejected). Writes data/pairs (train, and test from held-out prompts).
+
+Run: python make_pairs.py   (one GPU; generation only)
+"""
+import random
+
+import torch
+from datasets import Dataset, DatasetDict, load_from_disk
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, correctness_reward
+
+START_FROM = "outputs/sft"
+${constants(plan, 'make_pairs.py')}MAX_NEW_TOKENS = 512
+BATCH_PROMPTS = 16
+SEED = ${py(plan.config.find((k) => k.name === 'seed')!.value)}
+
+
+def pairs(model, tokenizer, rows):
+    out = []
+    for start in range(0, len(rows), BATCH_PROMPTS):
+        batch = rows.select(range(start, min(start + BATCH_PROMPTS, len(rows))))
+        texts = [tokenizer.apply_chat_template(p, add_generation_prompt=True, tokenize=False, **CHAT_TEMPLATE_KWARGS) for p in batch["prompt"]]
+        inputs = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
+        with torch.no_grad():
+            ids = model.generate(**inputs, do_sample=True, temperature=SAMPLING_TEMPERATURE, max_new_tokens=MAX_NEW_TOKENS, num_return_sequences=SAMPLES_PER_PROMPT)
+        completions = tokenizer.batch_decode(ids[:, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
+        for i, row in enumerate(batch):
+            group = completions[i * SAMPLES_PER_PROMPT : (i + 1) * SAMPLES_PER_PROMPT]
+            scores = correctness_reward(group, [row["answer"]] * len(group))
+            right = [c for c, s in zip(group, scores) if s == 1.0]
+            wrong = [c for c, s in zip(group, scores) if s == 0.0]
+            if right and wrong:  # a prompt the model always (or never) solves gives no pair
+                out.append({
+                    "prompt": row["prompt"],
+                    "chosen": [{"role": "assistant", "content": right[0]}],
+                    "rejected": [{"role": "assistant", "content": wrong[0]}],
+                    "chat_template_kwargs": CHAT_TEMPLATE_KWARGS,
+                })
+    return Dataset.from_list(out)
+
+
+def main():
+    random.seed(SEED)
+    torch.manual_seed(SEED)
+    data = load_from_disk("data/rl")
+    tokenizer = AutoTokenizer.from_pretrained(START_FROM, padding_side="left")
+    model = AutoModelForCausalLM.from_pretrained(START_FROM, dtype=torch.bfloat16, device_map="auto")
+    train = data["train"].shuffle(seed=SEED).select(range(min(NUM_PROMPTS, len(data["train"]))))
+    test = data["test"].select(range(EVAL_SAMPLES))
+    result = DatasetDict({"train": pairs(model, tokenizer, train), "test": pairs(model, tokenizer, test)})
+    result.save_to_disk("data/pairs")
+    print({split: len(rows) for split, rows in result.items()}, "pairs")
+
+
+if __name__ == "__main__":
+    main()
+`;
+}
+
+export function trainDpoPy(plan: Plan): string {
+  const extra: Kwarg[] = [{ name: 'max_length', value: REAL_MAX_LENGTH, comment: 'TRL’s default; holds a GSM8K prompt with a solution.' }];
+  return `"""Step 3b: DPO on the pairs make_pairs.py wrote, from the SFT model (which is also the frozen reference).
+
+The DPOConfig holds the lab run's values under TRL's names; values that only make sense for the lab's tiny model are
+replaced, each with a comment naming the lab's value and why (README.md, "What carried over").
+
+Run: accelerate launch --config_file accelerate/multi_gpu.yaml train_dpo.py   (or: python train_dpo.py on one GPU)
+"""
+from datasets import load_from_disk
+from trl import DPOConfig, DPOTrainer
+
+START_FROM = "outputs/sft"
+
+
+def main():
+    pairs = load_from_disk("data/pairs")
+    config = DPOConfig(
+${kwargLines(runKwargs('outputs/dpo'), I)}
+${kwargLines([...plan.config, ...extra], I)}
+    )
+    trainer = DPOTrainer(model=START_FROM, args=config, train_dataset=pairs["train"], eval_dataset=pairs["test"])
+    trainer.train()
+    trainer.save_model(config.output_dir)
+
+
+if __name__ == "__main__":
+    main()
+`;
+}

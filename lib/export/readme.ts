@@ -1,0 +1,159 @@
+/** README.md and requirements.txt of an exported project. Every number in them comes from code, none is typed here. */
+import { TRL_VERSION } from '@/content/trl-defaults';
+import { findModel } from '@/lib/dist/models';
+import { ACCELERATE_CONFIGS } from './accelerate';
+import { hardwareMarkdown, hardwareTable, type HardwareStep } from './hardware';
+import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type ExportMethod, type Plan, type Row } from './mapping';
+import { shortNumber } from './py';
+import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, TORCH_REQUIREMENT, TRL_RELEASE } from './versions';
+
+/** Tokens a GSM8K prompt may take with the system prompt and chat template (the longest questions are ~200). */
+export const PROMPT_BUDGET = 256;
+export const CHAPTER_LINK = '/chapters/pipeline/#take-it-to-a-real-gpu';
+
+export const RL_SCRIPT: Record<ExportMethod, string | null> = { sft: null, grpo: 'train_grpo.py', dpo: 'train_dpo.py', agent: 'train_agent.py' };
+
+export function requirementsTxt(): string {
+  const lines = PINS.map((p) => `${p.name}==${p.version}`.padEnd(24) + `# ${p.why}`);
+  return `# Exact versions for TRL ${TRL_VERSION}. Install torch first, the build for your CUDA (${TORCH_REQUIREMENT.why}).
+${TORCH_REQUIREMENT.spec}
+${lines.join('\n')}
+`;
+}
+
+/** The training steps whose memory the README tabulates. */
+export function hardwareSteps(plan: Plan): HardwareStep[] {
+  const batch = plan.rows.find((r) => r.field === 'per_device_train_batch_size')!.value as number;
+  const sft: HardwareStep = { script: 'train_sft.py', seqLen: REAL_MAX_LENGTH, microBatch: plan.method === 'sft' ? microBatch(batch, MICRO_BATCH_CAP.sft) : MICRO_BATCH_CAP.sft };
+  if (plan.method === 'sft') return [sft];
+  if (plan.method === 'dpo') return [sft, { script: 'train_dpo.py', seqLen: REAL_MAX_LENGTH, microBatch: 2 * microBatch(batch, MICRO_BATCH_CAP.dpo) }];
+  const m = plan.method;
+  return [sft, { script: RL_SCRIPT[m]!, seqLen: PROMPT_BUDGET + REAL_MAX_COMPLETION[m], microBatch: microBatch(batch, MICRO_BATCH_CAP[m]) }];
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const value = (v: Row['value']) => (typeof v === 'number' ? shortNumber(v) : String(v));
+
+export function mappingMarkdown(rows: readonly Row[]): string {
+  return [
+    '| lab field | lab value | in TRL | note |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) => `| \`${r.field}\` | ${cell(value(r.value))} | ${r.status === 'none' ? '**no counterpart**' : `${r.status === 'changed' ? '**changed:** ' : ''}\`${cell(r.target)}\``} | ${cell(r.note)} |`),
+  ].join('\n');
+}
+
+function files(method: ExportMethod): [string, string][] {
+  const rl = RL_SCRIPT[method];
+  return [
+    ['README.md', 'this file'],
+    ['requirements.txt', `exact versions of TRL ${TRL_RELEASE} and the libraries around it`],
+    ['common.py', `the model (\`MODEL\`), the prompt, the lab's answer parser and reward functions in Python${method === 'agent' ? ', the calculator tool' : ''}`],
+    ['prepare_data.py', `${DATASET.id} from the Hub into \`data/\`: prompts with the number after \`####\`, and SFT examples`],
+    ['train_sft.py', method === 'sft' ? 'the lab run: SFTConfig with its values' : `SFT on GSM8K solutions${method === 'agent' ? ' as calculator conversations' : ''}: the format the RL step rewards`],
+    ...(method === 'dpo' ? ([['make_pairs.py', 'samples the SFT model and keeps (right, wrong) completions as (chosen, rejected)']] as [string, string][]) : []),
+    ...(rl ? ([[rl, `the lab run: ${method === 'dpo' ? 'DPOConfig' : 'GRPOConfig'} with its values${method === 'agent' ? ', the calculator as a tool' : ''}`]] as [string, string][]) : []),
+    ['eval.py', 'held-out accuracy on GSM8K’s test split, greedy, with the same parser'],
+    ...ACCELERATE_CONFIGS.map((c): [string, string] => [c.path, c.summary]),
+    ['lab-run.json', 'the lab settings this project was exported from'],
+  ];
+}
+
+export function readmeMd(plan: Plan, lab: { name: string; title: string; preset: string; changed: string[] }): string {
+  const { method } = plan;
+  const rl = RL_SCRIPT[method];
+  const last = rl ? `outputs/${rl.replace(/^train_|\.py$/g, '')}` : 'outputs/sft';
+  const steps = hardwareSteps(plan);
+  const tables = steps.map((s) => ({ step: s, table: hardwareTable(s) }));
+  const params = tables[0].table.params;
+  const model = findModel(MODEL_SHAPE);
+  const fitLine = (t: (typeof tables)[number]) =>
+    t.table.smallest
+      ? `smallest setting that fits: ${t.table.smallest.gpus} GPU${t.table.smallest.gpus > 1 ? 's' : ''} of ${t.table.smallest.gpuGB} GB${t.table.smallest.gpus > 1 ? ` (ZeRO ${t.table.smallest.stage})` : ''}`
+      : 'fits on none of these settings: lower per_device_train_batch_size and raise gradient_accumulation_steps';
+  // init_from=base in the agent lab: RL starts from MODEL itself (START_FROM = MODEL in train_agent.py).
+  const skipSft = typeof plan.constants.START_FROM?.value === 'object';
+  const accel = (script: string) => `accelerate launch --config_file accelerate/multi_gpu.yaml --num_processes 2 ${script}`;
+  const commands = [
+    `pip install -r requirements.txt          # after torch for your CUDA`,
+    `python prepare_data.py                   # 1. data: CPU and network, a minute`,
+    ...(skipSft
+      ? [`# 2. SFT: skipped, as in the run (init_from=base)`]
+      : [`${accel('train_sft.py')}   # 2. SFT (or: python train_sft.py on one GPU)`]),
+    ...(method === 'dpo' ? [`python make_pairs.py                     # 3a. pairs from the SFT model: one GPU`] : []),
+    ...(rl ? [`${accel(rl)}   # 3. ${method === 'dpo' ? 'DPO' : 'GRPO'}: the lab run`] : []),
+    `python eval.py --model ${skipSft ? MODEL : 'outputs/sft'}          # 4. accuracy before${rl ? ' RL' : ''}`,
+    ...(rl ? [`python eval.py --model ${last}        #    and after`] : []),
+  ];
+  const warnings = plan.warnings.map((w) => `> **Warning.** ${w}`).join('\n>\n');
+  return `# ${lab.name}: a lab run on a real GPU with TRL ${TRL_RELEASE}
+
+Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`${lab.preset}\`${lab.changed.length ? `, with ${lab.changed.map((c) => `\`${c}\``).join(', ')}` : ''}). The lab trained a
+~30k-parameter model on arithmetic in a browser; this project runs the same method with TRL ${TRL_VERSION} on
+\`${MODEL}\` (${model.publishedParams} parameters) and ${DATASET.id}, from data preparation to serving. Chapter 7 of the course walks
+through it: ${CHAPTER_LINK}.
+${warnings ? `\n${warnings}\n` : ''}
+## Files
+
+| file | what it does |
+| --- | --- |
+${files(method)
+  .map(([f, what]) => `| \`${f}\` | ${what} |`)
+  .join('\n')}
+
+Change the model in one place, \`MODEL\` in \`common.py\` (\`${MODEL_ALTERNATIVE}\` is the same family at this size).
+
+## Run it, in order
+
+\`\`\`bash
+${commands.join('\n')}
+\`\`\`
+
+Each training script also runs as \`python <script>\` on one GPU. For more GPUs change \`--num_processes\`, and for
+a model too large for plain data parallelism use \`accelerate/zero2.yaml\` or \`accelerate/zero3.yaml\` (DeepSpeed). With
+N GPUs, divide \`gradient_accumulation_steps\` by N to keep the lab's number of examples per optimizer step.
+
+### Serve
+
+\`\`\`bash
+pip install "vllm>=0.17.0,<=0.25.1"       # the range TRL ${TRL_RELEASE}'s vllm extra accepts
+vllm serve ${last} --served-model-name gsm8k${method === 'agent' ? ' --enable-auto-tool-choice --tool-call-parser hermes' : ''}
+curl localhost:8000/v1/chat/completions -H 'Content-Type: application/json' \\
+  -d '{"model": "gsm8k", "messages": [{"role": "user", "content": "Tom has 3 boxes of 12 eggs. How many eggs?"}], "chat_template_kwargs": {"enable_thinking": false}}'
+\`\`\`
+
+Without vLLM, \`transformers\` alone serves it: \`AutoModelForCausalLM.from_pretrained("${last}")\` and
+\`generate\`, as \`eval.py\` does.${method === 'agent' ? ' With vLLM, pass the calculator\'s schema in `tools` and run the calls your client receives: the server does not execute tools.' : ''}
+
+## Hardware
+
+Per-GPU memory of each training step, from chapter 3's memory calculator (\`lib/dist/memory.ts\`) for ${model.name}
+(${(params / 1e9).toFixed(2)}B parameters): bf16 weights and gradients, fp32 Adam state (12 bytes a parameter), activations with
+gradient checkpointing, GB = 10⁹ bytes. Not counted: the logits, ${method === 'dpo' ? 'the frozen reference model (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), ' : method === 'sft' ? '' : 'the reference model when `beta` > 0 (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), the key/value cache of generation, '}CUDA's own ~1 GB and fragmentation: leave a margin.${plan.lora ? ' The run used LoRA: the calculator counts full fine-tuning, and with LoRA only the adapters have gradients and Adam state, so the real need is far lower (about the bf16 weights plus activations).' : ''}
+
+${tables
+  .map(
+    (t) => `### \`${t.step.script}\`: ${t.step.seqLen} tokens a sequence, ${t.step.microBatch} sequences per GPU${t.step.script === 'train_dpo.py' ? ' (chosen and rejected)' : ''}
+
+${fitLine(t)}. ZeRO shards only across GPUs: on one GPU every stage needs the same memory.
+
+${hardwareMarkdown(t.table)}`,
+  )
+  .join('\n\n')}
+
+## What carried over
+
+Every setting of the lab run, and what it became here. **Changed** means the lab's value only makes sense for its
+tiny model, and the script uses a value right for ${MODEL}, with a comment that names the lab's value; **no counterpart**
+says why nothing in TRL corresponds to it.
+
+${mappingMarkdown(plan.rows)}
+
+## Versions
+
+TRL ${TRL_VERSION}, pinned with the libraries around it in \`requirements.txt\`:
+
+| package | version | why |
+| --- | --- | --- |
+${PINS.map((p) => `| ${p.name} | ${p.version} | ${cell(p.why)} |`).join('\n')}
+`;
+}

@@ -1,0 +1,66 @@
+/**
+ * npm run export -- <sft|grpo|dpo|agent> [--preset NAME] [--set key=value ...] --out DIR [--force]
+ *
+ * Writes a runnable TRL project for a lab run (lib/export/project.ts): GSM8K data preparation, SFT, the run's RL step
+ * with its values under TRL's names, evaluation, Accelerate and DeepSpeed configs, and a README with the mapping
+ * table and the hardware each step needs. The lab's "Export for TRL" button downloads the same files as a zip.
+ *
+ * A mistake (an unknown method, preset or field, a bad value, a non-empty --out without --force) costs one line on
+ * stderr and exit code 2; nothing is written outside DIR.
+ */
+import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
+import { TRAINERS } from '@/lib/train/registry';
+import { EXPORT_METHODS } from '@/lib/export/mapping';
+import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
+import { errorMessage } from '@/lib/errors';
+import { parseFlags, UsageError } from './cli';
+import { writeProject } from './export/write';
+
+const USAGE = `usage: npm run export -- <${EXPORT_METHODS.join('|')}> [--preset NAME] [--set key=value ...] --out DIR [--force]`;
+
+function fail(message: string, code = 2): never {
+  console.error(`export: ${message.split('\n')[0]}`);
+  process.exit(code);
+}
+
+function main() {
+  const { values, positionals } = parseFlags(
+    process.argv.slice(2),
+    {
+      preset: { type: 'string', default: 'default' },
+      set: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
+  if (values.help) {
+    console.log(`${USAGE}\n\n${EXPORT_METHODS.map((m) => `  ${m.padEnd(6)} ${TRAINERS[m].summary}; presets: ${Object.keys(TRAINERS[m].presets).join(', ')}`).join('\n')}`);
+    return;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a method: ${EXPORT_METHODS.join(' | ')}` : `one method at a time, got ${positionals.join(' ')}`);
+  const chosen = exportMethod(positionals[0]);
+  if ('refusal' in chosen) throw new UsageError(chosen.refusal);
+  const { method } = chosen;
+  if (values.out === undefined || values.out === '') throw new UsageError(`--out DIR is required. ${USAGE}`);
+  const overrides: Record<string, FieldValue> = {};
+  for (const text of values.set ?? []) {
+    const [key, value] = parseAssignment(TRAINERS[method].schema, text);
+    overrides[key] = value;
+  }
+  const settings = exportSettings(method, values.preset!, overrides);
+  const project = buildProject(method, settings, values.preset!);
+  const root = writeProject(values.out, project.files, { force: values.force === true });
+  console.log(`export: wrote ${project.files.length} files of ${project.name} to ${root}`);
+  for (const warning of project.plan.warnings) console.log(`export: warning: ${warning}`);
+  const changed = project.plan.rows.filter((r) => r.status === 'changed').map((r) => r.field);
+  if (changed.length) console.log(`export: changed for a 0.6B model (see README.md, "What carried over"): ${changed.join(', ')}`);
+}
+
+try {
+  main();
+} catch (error) {
+  if (error instanceof UsageError || error instanceof ConfigError) fail(error.message);
+  fail(`unexpected error: ${errorMessage(error)}`, 1);
+}

@@ -77,3 +77,8 @@ export function hardwareMarkdown(table: HardwareTable): string {
   );
   return [head, rule, ...rows].join('\n');
 }
+
+/** GB of fp32 logits for one micro-batch (micro-batch × tokens × vocabulary × 4 bytes): what the calculator leaves out. */
+export function logitsGB(step: HardwareStep): number {
+  return (step.microBatch * step.seqLen * findModel(MODEL_SHAPE).vocab * 4) / 1e9;
+}

@@ -2,7 +2,7 @@
 import { TRL_VERSION } from '@/content/trl-defaults';
 import { findModel } from '@/lib/dist/models';
 import { ACCELERATE_CONFIGS } from './accelerate';
-import { hardwareMarkdown, hardwareTable, type HardwareStep } from './hardware';
+import { hardwareMarkdown, hardwareTable, logitsGB, type HardwareStep } from './hardware';
 import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type ExportMethod, type Plan, type Row } from './mapping';
 import { shortNumber } from './py';
 import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, TORCH_REQUIREMENT, TRL_RELEASE } from './versions';
@@ -89,7 +89,7 @@ export function readmeMd(plan: Plan, lab: { name: string; title: string; preset:
 
 Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`${lab.preset}\`${lab.changed.length ? `, with ${lab.changed.map((c) => `\`${c}\``).join(', ')}` : ''}). The lab trained a
 ~30k-parameter model on arithmetic in a browser; this project runs the same method with TRL ${TRL_VERSION} on
-\`${MODEL}\` (${model.publishedParams} parameters) and ${DATASET.id}, from data preparation to serving. Chapter 7 of the course walks
+\`${MODEL}\` (${(params / 1e9).toFixed(2)}B parameters) and ${DATASET.id}, from data preparation to serving. Chapter 7 of the course walks
 through it: ${CHAPTER_LINK}.
 ${warnings ? `\n${warnings}\n` : ''}
 ## Files
@@ -128,13 +128,14 @@ Without vLLM, \`transformers\` alone serves it: \`AutoModelForCausalLM.from_pret
 
 Per-GPU memory of each training step, from chapter 3's memory calculator (\`lib/dist/memory.ts\`) for ${model.name}
 (${(params / 1e9).toFixed(2)}B parameters): bf16 weights and gradients, fp32 Adam state (12 bytes a parameter), activations with
-gradient checkpointing, GB = 10⁹ bytes. Not counted: the logits, ${method === 'dpo' ? 'the frozen reference model (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), ' : method === 'sft' ? '' : 'the reference model when `beta` > 0 (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), the key/value cache of generation, '}CUDA's own ~1 GB and fragmentation: leave a margin.${plan.lora ? ' The run used LoRA: the calculator counts full fine-tuning, and with LoRA only the adapters have gradients and Adam state, so the real need is far lower (about the bf16 weights plus activations).' : ''}
+gradient checkpointing, GB = 10⁹ bytes. Not counted: ${method === 'dpo' ? 'the frozen reference model (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), ' : method === 'sft' ? '' : 'the reference model when `beta` > 0 (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), the key/value cache of generation, '}CUDA's own ~1 GB and fragmentation: leave a margin.${plan.lora ? ' The run used LoRA: the calculator counts full fine-tuning, and with LoRA only the adapters have gradients and Adam state, so the real need is far lower (about the bf16 weights plus activations).' : ''}
 
 ${tables
   .map(
     (t) => `### \`${t.step.script}\`: ${t.step.seqLen} tokens a sequence, ${t.step.microBatch} sequences per GPU${t.step.script === 'train_dpo.py' ? ' (chosen and rejected)' : ''}
 
-${fitLine(t)}. ZeRO shards only across GPUs: on one GPU every stage needs the same memory.
+${fitLine(t)}. ZeRO shards only across GPUs: on one GPU every stage needs the same memory. The logits, not in
+the table, take up to ${logitsGB(t.step).toFixed(1)} GB more if a step materialises them in fp32 (${t.step.microBatch} × ${t.step.seqLen} tokens × ${model.vocab.toLocaleString('en-US')} vocabulary × 4 bytes).
 
 ${hardwareMarkdown(t.table)}`,
   )

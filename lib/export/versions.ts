@@ -4,7 +4,7 @@
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
 
-/** "1.9.0": the pinned TRL release as pip writes it. */
+/** The pinned TRL release as pip writes it (TRL_VERSION without its "v"). */
 export const TRL_RELEASE = TRL_VERSION.replace(/^v/, '');
 
 export interface Pin {

@@ -1,0 +1,159 @@
+/**
+ * The mapping from a lab run to TRL: every field accounted for, every keyword a real field of the pinned release,
+ * no toy learning rate copied, flawed verifiers exported as flawed, and ppo refused.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRL_VERSION } from '@/content/trl-defaults';
+import { CONFIG_OF, EXPORT_METHODS, exportPlan, LR_WARNING } from '@/lib/export/mapping';
+import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
+import { requirementsTxt } from '@/lib/export/readme';
+import { shortNumber } from '@/lib/export/py';
+import { PINS, TRL_RELEASE } from '@/lib/export/versions';
+import { ConfigError } from '@/lib/train/config';
+import { TRAINERS } from '@/lib/train/registry';
+import { everyProject, TRL_FIELDS } from './helpers';
+
+const projects = everyProject();
+
+describe('the mapping table', () => {
+  it('has one row for every field of every exportable schema, for every preset', () => {
+    expect(projects.length).toBeGreaterThan(20);
+    for (const { method, project } of projects) {
+      expect(project.plan.rows.map((r) => r.field)).toEqual(Object.keys(TRAINERS[method].schema));
+      for (const row of project.plan.rows) {
+        expect(row.target.length, `${method}.${row.field}`).toBeGreaterThan(0);
+        if (row.status !== 'copied') expect(row.note.length, `${method}.${row.field} needs a reason`).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  it('passes only keywords that exist in the TRL config class at the pinned release (and in TrainingArguments)', () => {
+    expect(TRL_FIELDS.sources.trl.tag).toBe(TRL_VERSION);
+    for (const { method, project } of projects) {
+      const known = new Set(TRL_FIELDS[CONFIG_OF[method]].fields);
+      expect(known.has('learning_rate') && known.has('output_dir')).toBe(true);
+      for (const k of project.plan.config) expect(known.has(k.name), `${CONFIG_OF[method]}(${k.name}=…) for ${method}`).toBe(true);
+      for (const k of project.plan.lora ?? []) expect(TRL_FIELDS.LoraConfig.fields, `LoraConfig(${k.name}=…)`).toContain(k.name);
+    }
+  });
+
+  it('the field lists are TRL’s: a known field is there, the deprecated warmup_ratio and logging_dir are not', () => {
+    expect(TRL_FIELDS.GRPOConfig.fields).toContain('max_tool_calling_iterations');
+    expect(TRL_FIELDS.GRPOConfig.fields).not.toContain('max_prompt_length'); // removed in TRL v0.28
+    expect(TRL_FIELDS.SFTConfig.fields).toContain('assistant_only_loss');
+    expect(TRL_FIELDS.TrainingArguments.fields).not.toContain('warmup_ratio');
+    expect(TRL_FIELDS.TrainingArguments.fields).not.toContain('logging_dir');
+  });
+
+  it('never copies a toy learning rate: the script’s rate is one for a 0.6B model, and its comment names the lab’s', () => {
+    for (const { method, preset, project } of projects) {
+      const settings = exportSettings(method, preset);
+      const lr = project.plan.config.find((k) => k.name === 'learning_rate')!;
+      expect(lr.value as number, `${method}/${preset}`).toBeLessThanOrEqual(2e-4);
+      expect(lr.value).not.toBe(settings.learning_rate);
+      expect(lr.comment).toContain(`lab: ${shortNumber(settings.learning_rate as number)},`);
+      expect(lr.comment).toContain(LR_WARNING);
+      const row = project.plan.rows.find((r) => r.field === 'learning_rate')!;
+      expect(row.status).toBe('changed');
+    }
+    // A rate set from outside is not copied either.
+    const plan = exportPlan('grpo', exportSettings('grpo', 'default', { learning_rate: 5e-5 }));
+    expect(plan.config.find((k) => k.name === 'learning_rate')!.value).toBe(1e-6);
+    expect(plan.rows.find((r) => r.field === 'learning_rate')!.note).toContain('5e-5');
+  });
+
+  it('keeps the run’s batch per optimizer step as micro-batch × accumulation, and steps_per_generation in TRL’s units', () => {
+    const plan = exportPlan('grpo', exportSettings('grpo', 'dapo'));
+    const kw = Object.fromEntries(plan.config.map((k) => [k.name, k.value]));
+    expect((kw.per_device_train_batch_size as number) * (kw.gradient_accumulation_steps as number)).toBe(64);
+    expect(kw.steps_per_generation).toBe(4 * (kw.gradient_accumulation_steps as number));
+    expect(kw.num_generations).toBe(8);
+  });
+
+  it('exports the reward-hacking preset’s flawed verifier as flawed, loudly, with true correctness logged beside it', () => {
+    const project = buildProject('grpo', exportSettings('grpo', 'reward_hacking'), 'reward_hacking');
+    expect(project.plan.rewards).toEqual([
+      { fn: 'at_least_reward', weight: 1 },
+      { fn: 'format_reward', weight: 0.2 },
+      { fn: 'correctness_reward', weight: 0 },
+    ]);
+    const script = project.files.find((f) => f.path === 'train_grpo.py')!.text;
+    expect(script).toContain('# DELIBERATELY FLAWED VERIFIER');
+    expect(script).toContain('reward_funcs=[at_least_reward, format_reward, correctness_reward]');
+    expect(project.files.find((f) => f.path === 'README.md')!.text).toContain('> **Warning.** DELIBERATELY FLAWED VERIFIER');
+    const digits = exportPlan('grpo', exportSettings('grpo', 'default', { correctness_reward: 'digits' }));
+    expect(digits.rewards[0].fn).toBe('digits_reward');
+    expect(digits.warnings[0]).toMatch(/DELIBERATELY FLAWED/);
+  });
+
+  it('says what TRL cannot do instead of dropping it: dynamic sampling, training on tool results', () => {
+    const dapo = exportPlan('grpo', exportSettings('grpo', 'dapo'));
+    expect(dapo.rows.find((r) => r.field === 'dynamic_sampling')).toMatchObject({ status: 'none', target: 'no counterpart' });
+    expect(dapo.warnings.join(' ')).toMatch(/dynamic sampling/);
+    const masked = exportPlan('agent', exportSettings('agent', 'train_on_observations'));
+    expect(masked.rows.find((r) => r.field === 'train_on_tool_results')!.note).toMatch(/always masks tool results/);
+    expect(masked.warnings.join(' ')).toMatch(/cannot reproduce/);
+  });
+
+  it('maps LoRA runs to peft.LoraConfig with Qwen’s module names, and full fine-tuning to none', () => {
+    const lora = exportPlan('sft', exportSettings('sft', 'lora_r16_rslora'));
+    expect(lora.lora).toEqual([
+      { name: 'r', value: 16 },
+      { name: 'lora_alpha', value: 8 },
+      { name: 'lora_dropout', value: { code: '0.0' } },
+      { name: 'use_rslora', value: true },
+      { name: 'target_modules', value: 'all-linear' },
+    ]);
+    expect(lora.config.find((k) => k.name === 'learning_rate')!.value).toBe(2e-4);
+    const attention = exportPlan('sft', exportSettings('sft', 'lora_r4', { target_modules: 'attention' }));
+    expect(attention.lora!.find((k) => k.name === 'target_modules')!.value).toEqual(['q_proj', 'k_proj', 'v_proj', 'o_proj']);
+    expect(exportPlan('sft', exportSettings('sft', 'full_ft')).lora).toBeNull();
+  });
+
+  it('refuses ppo with a reason, and unknown methods, presets and fields with ConfigErrors', () => {
+    expect(exportMethod('ppo')).toEqual({ refusal: expect.stringMatching(/^ppo cannot be exported: .*grid world/) });
+    for (const name of ['__proto__', 'toString', 'rloo']) expect(exportMethod(name)).toEqual({ refusal: expect.stringMatching(/^unknown method/) });
+    expect(() => exportSettings('grpo', 'nope')).toThrow(ConfigError);
+    expect(() => exportSettings('grpo', '__proto__')).toThrow(ConfigError);
+    expect(() => exportSettings('grpo', 'default', { nope: 1 })).toThrow(ConfigError);
+    expect(() => exportSettings('grpo', 'default', { beta: -1 })).toThrow(/beta/);
+    expect(() => exportPlan('grpo', exportSettings('grpo', 'default', { reward_weight_correctness: 0, reward_weight_format: 0 }))).toThrow(/every reward weight is 0/);
+    expect(() => exportPlan('grpo', exportSettings('grpo', 'default', { per_device_train_batch_size: 60 }))).toThrow(/multiple of num_generations/);
+  });
+});
+
+describe('versions', () => {
+  it('pins the six named packages exactly, TRL from TRL_VERSION', () => {
+    const text = requirementsTxt();
+    for (const name of ['trl', 'transformers', 'datasets', 'accelerate', 'peft', 'deepspeed']) expect(text).toMatch(new RegExp(`^${name}==\\d+\\.\\d+\\.\\d+ `, 'm'));
+    expect(text).toMatch(new RegExp(`^trl==${TRL_RELEASE.replace(/\./g, '\\.')} `, 'm'));
+    expect(`v${TRL_RELEASE}`).toBe(TRL_VERSION);
+    expect(PINS.find((p) => p.name === 'jmespath')).toBeDefined();
+  });
+
+  it('names the TRL release in one place: no lib/export or scripts/export source types it', () => {
+    const sources = ['lib/export', 'lib/export/python', 'scripts/export'].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(dir, f)),
+    );
+    expect(sources.length).toBeGreaterThan(8);
+    const release = TRL_RELEASE.replace(/\./g, '\\.');
+    for (const file of [...sources, 'scripts/export.ts']) expect(fs.readFileSync(file, 'utf8'), file).not.toMatch(new RegExp(`(^|[^\\d.])v?${release}(?!\\d)`));
+  });
+});
+
+describe('every method exports', () => {
+  it('the four methods and their files', () => {
+    const names = Object.fromEntries(EXPORT_METHODS.map((m) => [m, buildProject(m, exportSettings(m, 'default'), 'default').files.map((f) => f.path)]));
+    const shared = ['README.md', 'requirements.txt', 'common.py', 'prepare_data.py', 'train_sft.py', 'eval.py', 'accelerate/multi_gpu.yaml', 'accelerate/zero2.yaml', 'accelerate/zero3.yaml', 'lab-run.json'];
+    for (const m of EXPORT_METHODS) expect(names[m]).toEqual(expect.arrayContaining(shared));
+    expect(names.grpo).toContain('train_grpo.py');
+    expect(names.dpo).toEqual(expect.arrayContaining(['make_pairs.py', 'train_dpo.py']));
+    expect(names.agent).toContain('train_agent.py');
+    expect(names.sft).toHaveLength(shared.length);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The generated Python, read by Python: every .py of every preset compiles; every keyword of every TRL config call in
+ * the files (found with `ast`) is a field of that class at the pinned release; common.py's rewards give the lab's
+ * numbers on the same completions; the calculator and the tool-use demonstrations behave. Skipped without python3.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty } from '@/lib/tasks/rewards';
+import { everyProject, hasPython, python, TRL_FIELDS } from './helpers';
+
+const CLASSES = ['SFTConfig', 'GRPOConfig', 'DPOConfig', 'LoraConfig'] as const;
+
+let root = '';
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-py-'));
+  for (const { project } of everyProject()) {
+    for (const file of project.files) {
+      const target = path.join(root, project.name, file.path);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, file.text);
+    }
+  }
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** {file: {class: [keywords]}} for every call of a TRL config class, and the files that failed to compile. */
+const INSPECT = `
+import ast, json, pathlib, py_compile, sys
+calls, errors = {}, []
+for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
+    try:
+        py_compile.compile(str(path), doraise=True, cfile=str(path) + "c")  # inside the temporary folder
+    except py_compile.PyCompileError as error:
+        errors.append(str(error))
+        continue
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ${JSON.stringify(CLASSES)}:
+            calls.setdefault(str(path), {}).setdefault(node.func.id, []).extend(k.arg for k in node.keywords)
+print(json.dumps({"calls": calls, "errors": errors, "files": len(list(pathlib.Path(sys.argv[1]).rglob("*.py")))}))
+`;
+
+describe.skipIf(!hasPython)('the generated Python', () => {
+  it('compiles, and passes TRL configs only keywords they have at the pinned release', () => {
+    const { calls, errors, files } = python(INSPECT, [root]) as { calls: Record<string, Record<string, string[]>>; errors: string[]; files: number };
+    expect(errors).toEqual([]);
+    expect(files).toBeGreaterThan(100);
+    const seen = new Set<string>();
+    for (const [file, byClass] of Object.entries(calls)) {
+      for (const [cls, keywords] of Object.entries(byClass)) {
+        seen.add(cls);
+        const known = new Set(TRL_FIELDS[cls as (typeof CLASSES)[number]].fields);
+        for (const k of keywords) expect(known.has(k), `${path.relative(root, file)}: ${cls}(${k}=…)`).toBe(true);
+        expect(new Set(keywords).size, `${file}: a keyword twice in ${cls}`).toBe(keywords.length);
+      }
+    }
+    expect([...seen].sort()).toEqual([...CLASSES].sort());
+  });
+
+  it('common.py rewards the lab’s completions as lib/tasks/rewards.ts does', () => {
+    const dir = path.join(root, 'trl-agent-default');
+    const completions = ['#### 52', '12,5 #### 52', '#### 052', '#### 53', '#### 97', '52', '####52', '#### -4', '#### 5 2', 'a#b #### 52', '#### 1234567890', '', '12,5 #### 52 extra'];
+    const answers = completions.map((_, i) => (i === 7 ? '-4' : '52'));
+    const references = answers.map((a) => `#### ${a}`);
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(dir)})
+import common
+c = json.loads(sys.argv[1]); a = json.loads(sys.argv[2]); r = json.loads(sys.argv[3])
+print(json.dumps({
+    "correctness": common.correctness_reward(c, answer=a),
+    "format": common.format_reward(c),
+    "at_least": common.at_least_reward(c, answer=a),
+    "digits": common.digits_reward(c, answer=a),
+    "length": common.length_penalty(c, answer=a, solution=r),
+    "conversational": common.correctness_reward([[{"role": "assistant", "content": x}] for x in c], answer=a),
+}))`;
+    const got = python(script, [JSON.stringify(completions), JSON.stringify(answers), JSON.stringify(references)]) as Record<string, number[]>;
+    const ctx = { answers, references };
+    expect(got.correctness).toEqual(correctnessReward(completions, ctx));
+    expect(got.conversational).toEqual(correctnessReward(completions, ctx));
+    expect(got.format).toEqual(formatReward(completions, ctx));
+    expect(got.at_least).toEqual(atLeastReward(completions, ctx));
+    expect(got.digits).toEqual(hackableDigitReward(completions, ctx));
+    got.length.forEach((v, i) => expect(v).toBeCloseTo(lengthPenalty(completions, ctx)[i], 12));
+    expect(got.correctness.filter((x) => x === 1).length).toBeGreaterThan(2); // the cases are not all zeros
+  });
+
+  it('reads GSM8K’s format: the answer on its own line, commas dropped, <<…>> calculations as calculator calls', () => {
+    const dir = path.join(root, 'trl-agent-default');
+    const gsm8k = 'Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether.\n#### 1,072';
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(dir)})
+import common
+s = json.loads(sys.argv[1])
+messages = common.tool_use_messages(s)
+out = {
+  "answer": common.answer_number(s),
+  "solution": common.solution_text(s),
+  "format": common.format_reward([common.solution_text(s)]),
+  "correct": common.correctness_reward([common.solution_text(s)], answer=[common.answer_number(s)]),
+  "messages": messages,
+  "calls": common.parse_tool_calls('x <tool_call>\\n{"name": "calculator", "arguments": {"expression": "3*4"}}\\n</tool_call> <tool_call>{bad}</tool_call>'),
+  "calc": [common.calculator("48/2"), common.calculator("0.1*3"), common.calculator("1,000+1"), common.calculator("-(2**3)")],
+  "cost": common.tool_cost_reward(["#### 1", [{"role": "assistant", "content": ""}, {"role": "tool", "content": "2"}, {"role": "tool", "content": "3"}]]),
+}
+refused = []
+for bad in ["__import__('os')", "2**100", "x", "1/0", "a" * 300]:
+    try:
+        common.calculator(bad)
+    except Exception as e:
+        refused.append(type(e).__name__)
+out["refused"] = refused
+print(json.dumps(out))`;
+    const got = python(script, [JSON.stringify(gsm8k)]) as Record<string, unknown>;
+    expect(got.answer).toBe('1072');
+    expect(got.solution).toBe('Natalia sold 48/2 = 24 clips in May.\nNatalia sold 48+24 = 72 clips altogether.\n#### 1072');
+    expect(got.format).toEqual([1]);
+    expect(got.correct).toEqual([1]);
+    const messages = got.messages as { role: string; content: string; tool_calls: unknown[]; name: string }[];
+    expect(messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(messages[0]).toEqual({ role: 'assistant', content: 'Natalia sold 48/2 = ', tool_calls: [{ type: 'function', function: { name: 'calculator', arguments: { expression: '48/2' } } }], name: '' });
+    expect(messages[1]).toEqual({ role: 'tool', content: '24', tool_calls: [], name: 'calculator' });
+    expect(messages[4].content).toBe('72 clips altogether.\n#### 1072');
+    expect(got.calls).toEqual(['3*4']);
+    expect(got.calc).toEqual(['24', '0.3', '1001', '-8']);
+    expect(got.cost).toEqual([0, -2]);
+    expect(got.refused).toEqual(['ValueError', 'ValueError', 'ValueError', 'ZeroDivisionError', 'ValueError']);
+  });
+});

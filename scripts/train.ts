@@ -1,12 +1,17 @@
 /**
  * npm run train -- <trainer> [--preset NAME] [--set key=value ...] [--seed N] [--steps N]
  *                  [--backend cpu|wasm] [--init FILE] [--save FILE]
+ *                  [--reward FILE.js [--reward-weight W]] [--dataset FILE.jsonl]
  *                  [--assignment FILE --student NAME --submit FILE]
  *
  * Runs a trainer of lib/train/registry.ts in Node and prints one JSON object per line: each step's metrics with
  * `step`, `kind` ('train' | 'eval') and `tensors` (tf.memory().numTensors). Evaluation lines carry `eval/accuracy`
  * (or `eval/return` for PPO), including one before the first step. Without --init a trainer starts from its shipped
  * checkpoint (public/models/), or from a fresh model if it builds its own.
+ *
+ * --reward runs your own reward function beside the built-in ones (grpo, agent): FILE.js is an ES module whose default
+ * export takes (completions, ctx) and returns one number per completion, run isolated (scripts/extras.ts). --dataset
+ * trains sft, grpo or dpo on your JSONL file instead of the built-in task (lib/tasks/dataset.ts says the format).
  *
  * With --assignment (the instructor's file, or the lab link saved to a file) the run starts from the assignment's
  * settings, and a flag that would change a locked setting is refused. --submit then writes a submission file, as
@@ -23,8 +28,9 @@ import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type Field
 import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
 import { integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
+import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
 
-const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] [--assignment FILE --student NAME --submit FILE]`;
+const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] ${EXTRAS_USAGE} [--assignment FILE --student NAME --submit FILE]`;
 
 function fail(message: string, code = 2): never {
   console.error(`train: ${message.split('\n')[0]}`);
@@ -46,6 +52,7 @@ async function parseCommandLine(argv: string[]) {
       assignment: { type: 'string' },
       student: { type: 'string' },
       submit: { type: 'string' },
+      ...EXTRAS_FLAGS,
       help: { type: 'boolean', short: 'h' },
     },
     USAGE,
@@ -83,7 +90,7 @@ async function parseCommandLine(argv: string[]) {
   if (seed !== undefined) override('seed', seed, `--seed ${seed}`);
   const steps = integerFlag('steps', values.steps, 1);
   if (steps !== undefined) override('max_steps', steps, `--steps ${steps}`);
-  resolve(schema, overrides); // every value in range, before anything loads
+  const config = resolve(schema, overrides); // every value in range, before anything loads
   for (const key of assignment?.locked ?? []) {
     const [locked, wanted] = [assignment!.settings[key], overrides[key]];
     if (wanted !== locked) throw new UsageError(`${key} is locked by the assignment at ${show(locked)}: ${source[key]} would change it to ${show(wanted as FieldValue)}`);
@@ -98,9 +105,12 @@ async function parseCommandLine(argv: string[]) {
       throw new UsageError(`cannot read ${values.init}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
+  if (assignment && (values.reward !== undefined || values.dataset !== undefined)) throw new UsageError('--reward and --dataset cannot be used with --assignment: an assignment trains on its lab’s own reward and data');
   const save = values.save === undefined ? undefined : checkSavePath('save', values.save);
   const submit = values.submit === undefined || !assignment || student === undefined ? undefined : { file: checkSavePath('submit', values.submit), student, assignment };
-  return { name, overrides, backend, init, save, submit };
+  // Last: the reward file starts a sandbox, which every earlier refusal should not have to stop.
+  const extras = await readExtras(name, values, config);
+  return { name, overrides, backend, init, save, submit, extras };
 }
 
 const show = (value: FieldValue) => (typeof value === 'string' ? quoteInput(value) : String(value));
@@ -154,8 +164,10 @@ async function main() {
       init: options.init,
       readCheckpoint: async (file) => new Uint8Array(fs.readFileSync(path.join('public', file))),
       backend: { requested: backend, order: [backend] },
+      extras: options.extras.extras,
     });
   } catch (error) {
+    options.extras.close();
     fail(`could not start: ${(error as Error).message}`);
   }
   const { trainer } = started;
@@ -185,7 +197,9 @@ async function main() {
     console.error(`train: submitted ${options.submit.file} for ${JSON.stringify(student)}`);
   }
   trainer.dispose();
-  if (state !== 'done') fail(`${run.error ?? `run ended as ${state}`}${options.submit ? '; nothing was submitted' : ''}`, 1);
+  options.extras.close();
+  // A failing reward function is the reader's input at fault, like a bad flag: exit 2, the history printed so far.
+  if (state !== 'done') fail(`${run.error ?? `run ended as ${state}`}${options.submit ? '; nothing was submitted' : ''}`, options.extras.rewardFailed() ? 2 : 1);
 }
 
 main().catch((error: unknown) => fail(`unexpected error: ${errorMessage(error)}`, 1));

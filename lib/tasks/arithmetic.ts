@@ -1,4 +1,5 @@
 import type { Rng } from '@/lib/random';
+import type { PromptTask } from './task';
 import { createCharTokenizer, type CharTokenizer } from './tokenizer';
 
 /**
@@ -45,7 +46,7 @@ export interface Problem {
 
 export type Split = 'train' | 'test';
 
-export interface ArithmeticTask {
+export interface ArithmeticTask extends PromptTask<Problem> {
   readonly config: ArithmeticConfig;
   readonly tokenizer: CharTokenizer;
   /** Prompt tokens, BOS included (the same for every problem). */

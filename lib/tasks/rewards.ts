@@ -4,6 +4,8 @@
  */
 
 export interface RewardContext {
+  /** The prompt per completion, e.g. "07+45=" (what a reader's reward function receives as ctx.prompts). */
+  prompts?: string[];
   /** The true answer per completion, e.g. "52". */
   answers: string[];
   /** The reference completion per completion (used by lengthPenalty; defaults to "#### <answer>"). */

@@ -1,7 +1,8 @@
 /**
  * DPO on preference pairs drawn from the starting model (TRL's DPOTrainer on on-policy pairs):
  * chosen = a correct completion, rejected = an incorrect one for the same prompt. The reference is the
- * frozen starting model; its log-probs are computed once up front (TRL's precompute_ref_log_probs).
+ * frozen starting model; its log-probs are computed once up front (TRL's precompute_ref_log_probs). A reader's
+ * preference file (lib/tasks/dataset.ts) can replace the sampled pairs.
  */
 import * as tf from '@tensorflow/tfjs';
 import { generate } from '@/lib/models/generate';
@@ -9,12 +10,14 @@ import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import { dpoLoss } from '@/lib/rl/dpo';
 import { completionLogprobs, sequenceLogprobs } from '@/lib/rl/logprobs';
-import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
+import { checkFits, createDatasetTask, DatasetError, referenceAnswer, type Dataset, type DatasetProblem } from '@/lib/tasks/dataset';
 import { buildPreferencePairs } from '@/lib/tasks/preferences';
 import { correctnessReward } from '@/lib/tasks/rewards';
+import type { PromptTask } from '@/lib/tasks/task';
 import { resolve, type ConfigOf } from './config';
 import { dpoSchema } from './dpo-config';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars } from './lm-batch';
+import { datasetLimits } from './dataset-task';
 import { createLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { adam, optimizerStep, StepTimer } from './optim';
@@ -56,7 +59,7 @@ function sequenceLogps(model: TinyLM, prompts: number[][], completions: number[]
 }
 
 /** Sample the model on training prompts and keep (correct, incorrect) pairs for the same prompt. */
-export async function samplePreferencePairs(model: TinyLM, task: ArithmeticTask, config: DpoConfig): Promise<PreferenceExample[]> {
+export async function samplePreferencePairs(model: TinyLM, task: PromptTask, config: DpoConfig): Promise<PreferenceExample[]> {
   const rng = createRng(config.seed).fork('dpo-pairs');
   const tok = task.tokenizer;
   const problems = task.sample('train', config.num_prompts, rng);
@@ -75,11 +78,34 @@ export async function samplePreferencePairs(model: TinyLM, task: ArithmeticTask,
       examples.push({ prompt: p.prompt, answer: p.answer, promptIds: task.encodePrompt(p), chosen: completions[pair.chosen], rejected: completions[pair.rejected], refChosen: 0, refRejected: 0 });
     }
   }
-  // Reference log-probs once, in batches: the reference never changes.
+  return withReferenceLogps(model, examples, tok.pad);
+}
+
+/** The pairs of a reader's preference file (its training lines), as the trainer's examples. */
+export function pairsFromDataset(model: TinyLM, dataset: Dataset, task: PromptTask<DatasetProblem>): Promise<PreferenceExample[]> {
+  if (dataset.kind !== 'preference') throw new DatasetError('dpo trains on preference lines {"prompt", "chosen", "rejected"}, not prompt/answer lines');
+  const tok = task.tokenizer;
+  const encode = (text: string) => [...tok.encode(text), tok.eos];
+  const examples = dataset.records
+    .filter((r) => r.split === 'train')
+    .map((r) => ({
+      prompt: r.prompt,
+      answer: referenceAnswer(r.chosen),
+      promptIds: task.encodePrompt({ line: r.line, prompt: r.prompt, answer: referenceAnswer(r.chosen), completion: r.chosen }),
+      chosen: encode(r.chosen),
+      rejected: encode(r.rejected),
+      refChosen: 0,
+      refRejected: 0,
+    }));
+  return withReferenceLogps(model, examples, tok.pad);
+}
+
+/** Fills in each pair's reference log-probs, once, in batches: the reference never changes. */
+async function withReferenceLogps(model: TinyLM, examples: PreferenceExample[], pad: number): Promise<PreferenceExample[]> {
   for (let start = 0; start < examples.length; start += 128) {
     const slice = examples.slice(start, start + 128);
     const prompts = slice.map((e) => e.promptIds);
-    const [chosen, rejected] = [sequenceLogps(model, prompts, slice.map((e) => e.chosen), tok.pad), sequenceLogps(model, prompts, slice.map((e) => e.rejected), tok.pad)];
+    const [chosen, rejected] = [sequenceLogps(model, prompts, slice.map((e) => e.chosen), pad), sequenceLogps(model, prompts, slice.map((e) => e.rejected), pad)];
     const [c, r] = await Promise.all([chosen.data(), rejected.data()]);
     tf.dispose([chosen, rejected]);
     slice.forEach((e, i) => ((e.refChosen = c[i]), (e.refRejected = r[i])));
@@ -87,10 +113,15 @@ export async function samplePreferencePairs(model: TinyLM, task: ArithmeticTask,
   return examples;
 }
 
-export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, overrides: Partial<DpoConfig> = {}): Promise<DpoTrainer> {
+/**
+ * DPO of `model` on `task`: on pairs sampled from the model itself, or on the training lines of a reader's preference
+ * file (held-out accuracy then compares greedy answers with the test lines' chosen answers).
+ */
+export async function createDpoTrainer(model: TinyLM, task: PromptTask, overrides: Partial<DpoConfig> = {}, dataset?: Dataset): Promise<DpoTrainer> {
   const config = resolve(dpoSchema, overrides);
-  const pairs = await inTensorScope(() => samplePreferencePairs(model, task, config));
+  const pairs = await inTensorScope(() => (dataset ? pairsFromDataset(model, dataset, task as PromptTask<DatasetProblem>) : samplePreferencePairs(model, task, config)));
   if (pairs.length < config.per_device_train_batch_size) {
+    if (dataset) throw new DatasetError(`the file has ${pairs.length} training pairs, fewer than per_device_train_batch_size (${config.per_device_train_batch_size}): add pairs or lower the batch size`);
     throw new Error(`only ${pairs.length} preference pairs could be drawn (the model is right or wrong on every sample of most prompts); raise num_prompts or samples_per_prompt`);
   }
   const optimizer = adam(config.learning_rate);
@@ -162,4 +193,10 @@ export async function createDpoTrainer(model: TinyLM, task: ArithmeticTask, over
 }
 
 /** For the registry: DPO of the lab model on pairs sampled from it (the shipped SFT checkpoint by default). */
-export const dpoFactory = lmTrainerFactory((model, overrides) => createDpoTrainer(model, createLabTask(), resolve(dpoSchema, overrides)));
+export const dpoFactory = lmTrainerFactory((model, overrides, extras) => {
+  const config = resolve(dpoSchema, overrides);
+  if (!extras.dataset) return createDpoTrainer(model, createLabTask(), config);
+  if (extras.dataset.kind !== 'preference') throw new DatasetError('dpo trains on preference lines {"prompt", "chosen", "rejected"}, not prompt/answer lines');
+  checkFits(extras.dataset, { ...datasetLimits(), contextLength: model.config.context_length });
+  return createDpoTrainer(model, createDatasetTask(extras.dataset, createLabTask().tokenizer, model.config.context_length), config, extras.dataset);
+});

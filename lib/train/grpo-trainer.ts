@@ -6,17 +6,19 @@
 import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
-import type { ArithmeticTask } from '@/lib/tasks/arithmetic';
+import type { AsyncRewardFunction } from '@/lib/tasks/custom-reward';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, softOverlongPunishment, type RewardFunction } from '@/lib/tasks/rewards';
+import type { PromptTask } from '@/lib/tasks/task';
 import type { ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
 import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
 import { evaluateOnTestSet } from './lm-batch';
-import { createLabTask } from './lab-setup';
+import { taskWithDataset } from './dataset-task';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
+import type { TrainerExtras } from './trainer';
 
 export type GrpoConfig = ConfigOf<typeof grpoSchema>;
 
@@ -41,14 +43,19 @@ export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
 /** The GRPO config from overrides (lib/train/grpo-update.ts: epsilon_high follows epsilon, whole groups per batch). */
 export const resolveGrpoConfig = (overrides: Record<string, unknown> = {}): GrpoConfig => resolveGrpoLike(grpoSchema, overrides);
 
-export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides: Partial<GrpoConfig> = {}): GrpoTrainer {
+/**
+ * GRPO of `model` on `task`. `customReward` is the reader's own function (lib/tasks/custom-reward.ts), scored after the
+ * built-in ones and logged as rewards/custom/mean; if it fails, the step fails with its message.
+ */
+export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Partial<GrpoConfig> = {}, customReward?: TrainerExtras['reward']): GrpoTrainer {
   const config = resolveGrpoConfig(overrides);
   checkFitsContext(task.promptLength, config.max_completion_length, model);
-  const rewardFns: { name: string; fn: RewardFunction; weight: number }[] = [
+  const rewardFns: { name: string; fn: RewardFunction | AsyncRewardFunction; weight: number }[] = [
     { name: 'correctness', fn: { exact: correctnessReward, at_least: atLeastReward, digits: hackableDigitReward }[config.correctness_reward], weight: config.reward_weight_correctness },
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
     { name: 'length', fn: lengthPenalty, weight: config.reward_weight_length },
     { name: 'overlong', fn: softOverlongPunishment(config.max_completion_length, config.soft_punish_cache), weight: config.reward_weight_overlong },
+    ...(customReward ? [{ name: 'custom', fn: customReward.fn, weight: customReward.weight }] : []),
   ];
   const root = createRng(config.seed);
   const dataRng = root.fork('grpo-prompts');
@@ -67,8 +74,9 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
     const prompts = problems.map((p) => task.encodePrompt(p));
     const gen = await generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng);
     const texts = gen.completions.map((c) => tok.decode(c));
-    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
-    const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
+    const context = { prompts: problems.map((p) => p.prompt), answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
+    const perFunc: number[][] = []; // [F][N]
+    for (const r of rewardFns) perFunc.push(await r.fn(texts, context)); // in order: a reader's function runs last
     // What is right, whatever the run rewards (a flawed verifier may pay for wrong answers): for the inspector.
     const correct = correctnessReward(texts, { answers: context.answers });
     const rows = problems.map((p, i) => ({
@@ -164,4 +172,7 @@ export function createGrpoTrainer(model: TinyLM, task: ArithmeticTask, overrides
 }
 
 /** For the registry: GRPO of the lab model from a checkpoint (the shipped SFT one by default). */
-export const grpoFactory = lmTrainerFactory((model, overrides) => createGrpoTrainer(model, createLabTask(), resolveGrpoConfig(overrides)));
+export const grpoFactory = lmTrainerFactory((model, overrides, extras) => {
+  const config = resolveGrpoConfig(overrides);
+  return createGrpoTrainer(model, taskWithDataset('grpo', extras.dataset, model, config.max_completion_length), config, extras.reward);
+});

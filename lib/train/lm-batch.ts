@@ -5,7 +5,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
-import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
+import type { PromptTask, TaskProblem } from '@/lib/tasks/task';
 import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { correctnessReward, formatReward } from '@/lib/tasks/rewards';
 import { createRng } from '@/lib/random';
@@ -46,7 +46,7 @@ export function completionLogits(model: TinyLM, batch: CompletionBatch, training
 }
 
 /** Reference completions for SFT: [..completion, EOS] with a mask of ones. */
-export function referenceCompletions(task: ArithmeticTask, problems: Problem[]) {
+export function referenceCompletions<P extends TaskProblem>(task: PromptTask<P>, problems: P[]) {
   const completions = problems.map((p) => task.encodeCompletion(p));
   return { prompts: problems.map((p) => task.encodePrompt(p)), completions, mask: completions.map((c) => c.map(() => 1)) };
 }
@@ -55,7 +55,7 @@ export function referenceCompletions(task: ArithmeticTask, problems: Problem[]) 
  * Held-out evaluation: greedy decoding on the task's fixed test set; `eval/accuracy` is the share of correct
  * answers (in [0, 1]), `eval/format` the share of well-formed ones.
  */
-export async function evaluateOnTestSet(model: TinyLM, task: ArithmeticTask, problems: Problem[]): Promise<Record<string, number>> {
+export async function evaluateOnTestSet<P extends TaskProblem>(model: TinyLM, task: PromptTask<P>, problems: P[]): Promise<Record<string, number>> {
   const { texts, truncated } = await greedyTexts(model, problems.map((p) => task.encodePrompt(p)), task.maxCompletionLength, task.tokenizer);
   const context = { answers: problems.map((p) => p.answer), truncated };
   const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -6,18 +6,18 @@
 import { loadTinyLM, saveTinyLM } from '@/lib/models/checkpoint';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import type { Schema } from './config';
-import { ownModel, type Trainer, type TrainerFactory } from './trainer';
+import { ownModel, type Trainer, type TrainerExtras, type TrainerFactory } from './trainer';
 
 /** An LM trainer as its create function returns it: it trains `model` (possibly an adapter copy of the base). */
 export type LmTrainer<S extends Schema, I> = Omit<Trainer<S, I>, 'save' | 'model'> & { readonly model: TinyLM };
 
 export function lmTrainerFactory<S extends Schema, I>(
-  create: (model: TinyLM, overrides: Record<string, unknown>) => LmTrainer<S, I> | Promise<LmTrainer<S, I>>,
+  create: (model: TinyLM, overrides: Record<string, unknown>, extras: TrainerExtras) => LmTrainer<S, I> | Promise<LmTrainer<S, I>>,
   /** Builds the model to train (from the registry's checkpoint, or from nothing where it names none); by default the checkpoint itself. */
   initialModel: (init: Uint8Array | null, overrides: Record<string, unknown>) => TinyLM = loadCheckpoint,
 ): TrainerFactory<S, I> {
-  return async (init, overrides) => {
-    const trainer = await ownModel(initialModel(init, overrides), (base) => create(base, overrides));
+  return async (init, overrides, extras = {}) => {
+    const trainer = await ownModel(initialModel(init, overrides), (base) => create(base, overrides, extras));
     return Object.assign(trainer, { save: () => saveTinyLM(trainer.model) });
   };
 }

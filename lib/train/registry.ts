@@ -11,6 +11,7 @@ import { grpoPresets, grpoSchema } from './grpo-config';
 import type { CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
 import { sftPresets, sftSchema } from './sft-config';
+import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { TrainerFactory } from './trainer';
 
 export interface TrainerSpec<S extends Schema, I> {
@@ -25,6 +26,8 @@ export interface TrainerSpec<S extends Schema, I> {
   checkpoint: CheckpointName | null | ((config: ConfigOf<S>) => CheckpointName | null);
   /** A cumulative metric every step logs, and its unit: the benchmark's throughput is its change per second. */
   throughput: { metric: string; unit: string };
+  /** What a reader may bring (lib/train/trainer.ts TrainerExtras): a reward function, and a dataset of which kind. */
+  accepts: { reward: boolean; dataset: DatasetKind | null };
   /** The trainer's code, loaded on first use. */
   load(): Promise<TrainerFactory<S, I>>;
 }
@@ -39,6 +42,7 @@ const ENTRIES = {
     presets: sftPresets,
     checkpoint: (config) => (config.init_from === 'addition_sft' ? 'addition_sft' : 'base'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: 'prompt-answer' },
     load: () => import('./sft-trainer').then((m) => m.sftFactory),
   }),
   grpo: spec({
@@ -47,6 +51,7 @@ const ENTRIES = {
     presets: grpoPresets,
     checkpoint: 'sft',
     throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: true, dataset: 'prompt-answer' },
     load: () => import('./grpo-trainer').then((m) => m.grpoFactory),
   }),
   dpo: spec({
@@ -55,6 +60,7 @@ const ENTRIES = {
     presets: dpoPresets,
     checkpoint: 'sft',
     throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: 'preference' },
     load: () => import('./dpo-trainer').then((m) => m.dpoFactory),
   }),
   agent: spec({
@@ -63,6 +69,7 @@ const ENTRIES = {
     presets: agentPresets,
     checkpoint: (config) => (config.init_from === 'base' ? null : 'agent_sft'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: true, dataset: null },
     load: () => import('./agent-trainer').then((m) => m.agentFactory),
   }),
   ppo: spec({
@@ -71,6 +78,7 @@ const ENTRIES = {
     presets: ppoPresets,
     checkpoint: null,
     throughput: { metric: 'global_step', unit: 'env steps' },
+    accepts: { reward: false, dataset: null },
     load: () => import('./ppo-trainer').then((m) => m.ppoFactory),
   }),
 };

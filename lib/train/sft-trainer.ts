@@ -6,9 +6,10 @@ import * as tf from '@tensorflow/tfjs';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
 import { sftLoss } from '@/lib/rl/sft';
-import type { ArithmeticTask, Problem } from '@/lib/tasks/arithmetic';
-import { resolve, type ConfigOf } from './config';
+import type { PromptTask, TaskProblem } from '@/lib/tasks/task';
+import { ConfigError, resolve, type ConfigOf } from './config';
 import { arithmeticTaskFor } from './lab-setup';
+import { taskWithDataset } from './dataset-task';
 import { exportAdapter, mergeCheck, snapshotLinearWeights, updateSpectrum, type UpdateSpectrum } from './lora-analysis';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
@@ -36,8 +37,8 @@ export interface SftSource {
  * The arithmetic task's reference answers, every completion token in the loss; greedy held-out accuracy, and with
  * `oldTask`, accuracy on the task the model knew before (eval/old_task_accuracy: forgetting).
  */
-export function arithmeticSftSource(task: ArithmeticTask, evalSamples: number, oldTask: ArithmeticTask | null = null, replayFraction = 0): SftSource {
-  const testSet: Problem[] = task.testSet(evalSamples);
+export function arithmeticSftSource(task: PromptTask, evalSamples: number, oldTask: PromptTask | null = null, replayFraction = 0): SftSource {
+  const testSet: TaskProblem[] = task.testSet(evalSamples);
   const oldTestSet = oldTask?.testSet(evalSamples) ?? [];
   return {
     batch(n, rng) {
@@ -55,7 +56,7 @@ export function arithmeticSftSource(task: ArithmeticTask, evalSamples: number, o
   };
 }
 
-export function createSftTrainer(base: TinyLM, task: ArithmeticTask, overrides: Partial<SftConfig> = {}): SftTrainer {
+export function createSftTrainer(base: TinyLM, task: PromptTask, overrides: Partial<SftConfig> = {}): SftTrainer {
   const config = resolve(sftSchema, overrides);
   return sftTrainerOn(base, arithmeticSftSource(task, config.eval_samples), config);
 }
@@ -118,9 +119,15 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
 }
 
 /** For the registry: SFT of the lab model (from the untrained model, or from the addition model for the LoRA lab). */
-export const sftFactory = lmTrainerFactory((model, overrides) => {
+export const sftFactory = lmTrainerFactory((model, overrides, extras) => {
   const config = resolve(sftSchema, overrides);
-  const task = arithmeticTaskFor(config.dataset);
+  if (extras.dataset) {
+    // A reader's file replaces the task (and the `dataset` field). From the addition model, addition is still
+    // measured (forgetting), but not replayed: its prompts would not share a batch with the file's.
+    if (config.replay_fraction > 0) throw new ConfigError(['replay_fraction mixes built-in addition problems into each batch and cannot be used with a dataset file: set it to 0']);
+    const task = taskWithDataset('sft', extras.dataset, model);
+    return sftTrainerOn(model, arithmeticSftSource(task, config.eval_samples, config.init_from === 'addition_sft' ? arithmeticTaskFor('addition') : null), config);
+  }
   const oldTask = measuresOldTask(config) ? arithmeticTaskFor('addition') : null;
-  return sftTrainerOn(model, arithmeticSftSource(task, config.eval_samples, oldTask, config.replay_fraction), config);
+  return sftTrainerOn(model, arithmeticSftSource(arithmeticTaskFor(config.dataset), config.eval_samples, oldTask, config.replay_fraction), config);
 });

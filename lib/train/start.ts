@@ -7,7 +7,7 @@ import { selectBackend, type BackendSelection, type SelectBackendOptions } from 
 import { errorMessage } from '@/lib/errors';
 import { CHECKPOINTS } from './lab-setup';
 import { checkpointFor, TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
-import type { Trainer } from './trainer';
+import type { Trainer, TrainerExtras } from './trainer';
 
 export interface StartOptions {
   /** Config overrides (validated by the trainer: unknown fields and out-of-range values are refused). */
@@ -18,6 +18,8 @@ export interface StartOptions {
   readCheckpoint?: (path: string) => Promise<Uint8Array>;
   /** Choose (and activate) a tfjs backend first; leave out to use the active one. */
   backend?: SelectBackendOptions;
+  /** The reader's own reward function or data, for the trainers that accept them (registry `accepts`). */
+  extras?: TrainerExtras;
 }
 
 export interface StartedTrainer<N extends TrainerName> {
@@ -63,6 +65,6 @@ export async function startTrainer<N extends TrainerName>(name: N, options: Star
   const create = await spec.load();
   // The factory frees what it allocated if it fails (lib/train/trainer.ts), and its errors (a ConfigError for bad
   // overrides) pass through unchanged.
-  const trainer = await create(init, options.overrides ?? {});
+  const trainer = await create(init, options.overrides ?? {}, options.extras);
   return { name, trainer, backend };
 }

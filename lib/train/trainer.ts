@@ -3,6 +3,8 @@
  * model, a typed view for its lab's inspector, and its weights as a checkpoint file. Types only: no tfjs here.
  */
 import type { Checkpointable } from '@/lib/models/checkpoint';
+import type { AsyncRewardFunction } from '@/lib/tasks/custom-reward';
+import type { Dataset } from '@/lib/tasks/dataset';
 import type { ConfigOf, Schema } from './config';
 import type { StepTrainer } from './run';
 
@@ -24,11 +26,21 @@ export interface ActionResult {
 }
 
 /**
+ * What a reader brings besides settings: their own reward function (GRPO and the agent), added to the built-in
+ * rewards with its weight as TRL's reward_weights, and their own data (SFT, GRPO, DPO), which replaces the lab's task.
+ * A trainer given one it cannot use refuses it (the registry's `accepts` says which take what).
+ */
+export interface TrainerExtras {
+  reward?: { fn: AsyncRewardFunction; weight: number };
+  dataset?: Dataset;
+}
+
+/**
  * Builds a trainer from the bytes of the checkpoint it starts from (null for one that builds its own model) and
  * config overrides. It owns everything it allocates: if it fails it frees all of it before throwing, and the
  * trainer's dispose() frees the rest, the model included.
  */
-export type TrainerFactory<S extends Schema = Schema, I = unknown> = (init: Uint8Array | null, overrides: Record<string, unknown>) => Promise<Trainer<S, I>>;
+export type TrainerFactory<S extends Schema = Schema, I = unknown> = (init: Uint8Array | null, overrides: Record<string, unknown>, extras?: TrainerExtras) => Promise<Trainer<S, I>>;
 
 /**
  * Makes `create`'s trainer own `model`: disposing the trainer disposes the model too, and if `create` throws the model

@@ -32,6 +32,8 @@ export interface CompiledSource {
   quizIds: string[];
   figures: string[];
   labs: string[];
+  /** Ids of the exercises (content/exercises.ts) the chapter shows with <Exercise id="…" />, in order. */
+  exercises: string[];
   /** Ids of content/references.ts records the chapter's <References> cite, in order. */
   references: string[];
 }
@@ -60,7 +62,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
   const { data: frontmatter } = parseFrontmatter(file, source);
   const headings: Heading[] = [];
   const links: CollectedLink[] = [];
-  const found = { quizIds: [] as string[], figures: [] as string[], labs: [] as string[] };
+  const found = { quizIds: [] as string[], figures: [] as string[], labs: [] as string[], exercises: [] as string[] };
   const references: string[] = [];
   try {
     const { code } = await bundleMDX({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXERCISE_IDS, type ExerciseId } from '@/content/exercises';
 
 /**
  * The tag vocabulary chapters may use. The MDX registry in app/_components/mdx maps each name to a
@@ -24,6 +25,7 @@ export const CHAPTER_COMPONENTS = [
   'RingAllReduce',
   'DistDemo',
   'MdpStepper',
+  'Exercise',
 ] as const;
 
 export type ChapterComponentName = (typeof CHAPTER_COMPONENTS)[number];
@@ -55,3 +57,8 @@ export const figurePropsSchema = z
   .strict();
 
 export const labEmbedPropsSchema = z.object({ lab: z.string().regex(/^[a-z0-9-]+$/) }).strict();
+
+/** A code exercise of content/exercises.ts, by id: an unknown id fails the build. */
+export const exercisePropsSchema = z
+  .object({ id: z.enum(EXERCISE_IDS as [ExerciseId, ...ExerciseId[]], { error: `unknown exercise id (known: ${EXERCISE_IDS.join(', ')})` }) })
+  .strict();

@@ -6,7 +6,7 @@ import katex from 'katex';
 import { toString as hastToString } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 import { errorMessage } from '@/lib/errors';
-import { isChapterComponent, quizPropsSchema, figurePropsSchema, labEmbedPropsSchema } from './components';
+import { isChapterComponent, quizPropsSchema, figurePropsSchema, labEmbedPropsSchema, exercisePropsSchema } from './components';
 import { referenceForTitle, referenceForUrl } from './references';
 
 interface Position {
@@ -102,10 +102,10 @@ function attributeValue(file: string, attr: JsxAttribute, line: number | undefin
   return literal(expression);
 }
 
-const propSchemas = { Quiz: quizPropsSchema, Figure: figurePropsSchema, LabEmbed: labEmbedPropsSchema } as const;
+const propSchemas = { Quiz: quizPropsSchema, Figure: figurePropsSchema, LabEmbed: labEmbedPropsSchema, Exercise: exercisePropsSchema } as const;
 
-/** Refuse unknown components and malformed props of the data-bearing ones (Quiz, Figure, LabEmbed). */
-export function remarkCheckComponents(file: string, found: { quizIds: string[]; figures: string[]; labs: string[] }) {
+/** Refuse unknown components and malformed props of the data-bearing ones (Quiz, Figure, LabEmbed, Exercise). */
+export function remarkCheckComponents(file: string, found: { quizIds: string[]; figures: string[]; labs: string[]; exercises: string[] }) {
   return () => (tree: AnyNode) => {
     visit(tree as never, (node: AnyNode) => {
       if (node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') return;
@@ -129,6 +129,7 @@ export function remarkCheckComponents(file: string, found: { quizIds: string[]; 
       if (name === 'Quiz') found.quizIds.push(props.id as string);
       if (name === 'Figure') found.figures.push(props.src as string);
       if (name === 'LabEmbed') found.labs.push(props.lab as string);
+      if (name === 'Exercise') found.exercises.push(props.id as string);
     });
   };
 }

@@ -4,7 +4,8 @@
  * A JavaScript editor (CodeMirror 6) for code the reader writes: a lab's reward function, a chapter's exercise.
  * CodeMirror loads as a chunk of its own when the editor first mounts; until then (and without script) the code is
  * shown as plain text. Tab is left to the browser, so keyboard users can always move on (Escape, then Tab, is not
- * needed); the editable area carries the label screen readers announce.
+ * needed); the editable area carries the label screen readers announce. The plain text is focusable, so a keyboard
+ * user can reach the editor before it has loaded: focus moves into the editor when it arrives.
  */
 import { useEffect, useRef, useState } from 'react';
 
@@ -49,6 +50,7 @@ async function createView(parent: HTMLElement, props: { label: string; value: st
 
 export function CodeEditor({ label, value, onChange, readOnly = false, className }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const fallback = useRef<HTMLPreElement>(null);
   const view = useRef<View | null>(null);
   const latest = useRef(onChange);
   latest.current = onChange;
@@ -59,6 +61,7 @@ export function CodeEditor({ label, value, onChange, readOnly = false, className
     void createView(host.current!, { label, value, readOnly }, (text) => latest.current(text)).then((created) => {
       if (cancelled) return created.destroy();
       view.current = created;
+      if (fallback.current && document.activeElement === fallback.current) created.focus();
       setReady(true);
     });
     return () => {
@@ -79,7 +82,7 @@ export function CodeEditor({ label, value, onChange, readOnly = false, className
     <div className={`code-editor${className ? ` ${className}` : ''}`} data-ready={ready ? 'true' : 'false'}>
       <div ref={host} />
       {ready ? null : (
-        <pre className="code-editor-fallback" aria-label={label}>
+        <pre ref={fallback} className="code-editor-fallback" role="textbox" aria-multiline="true" aria-readonly="true" aria-label={label} tabIndex={0}>
           {value}
         </pre>
       )}

@@ -18,6 +18,7 @@ const islands = {
   DistDemo: () => import('../widgets/DistDemoClient').then((m) => m.DistDemoClient),
   MdpStepper: () => import('../widgets/MdpStepperClient').then((m) => m.MdpStepperClient),
   Quiz: () => import('../mdx/QuizClient').then((m) => m.QuizClient),
+  Exercise: () => import('../exercises/ExerciseClient').then((m) => m.ExerciseClient),
   // A lab inside a chapter: its "Open the lab" button, then the lab's own chunk.
   LabLoader: () => import('@/labs/LabLoader').then((m) => m.LabLoader),
 };

@@ -10,6 +10,7 @@ import { MdpStepper } from '../widgets/MdpStepper';
 import { MemoryCalculator } from '../widgets/MemoryCalculator';
 import { PipelineTimeline } from '../widgets/PipelineTimeline';
 import { RingAllReduce } from '../widgets/RingAllReduce';
+import { Exercise } from '../exercises/Exercise';
 import { Callout, DeepDive, Figure, KeyTakeaways, Pitfall, References } from './Admonitions';
 import { LabEmbed } from './LabEmbed';
 import { Quiz } from './Quiz';
@@ -35,4 +36,5 @@ export const mdxComponents = {
   RingAllReduce,
   DistDemo,
   MdpStepper,
+  Exercise,
 } satisfies Record<ChapterComponentName, unknown>;

@@ -12,6 +12,7 @@ import { RunsSummary, type SummaryColumn } from './RunsSummary';
 import { exportRun, importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 import { decodeSettings, describeDifferences, encodeSettings, type Settings } from './settings';
 import { downloadText } from './download';
+import { ExportForTrl } from './ExportForTrl';
 import { SettingsForm } from './SettingsForm';
 import { useAssignment } from './useAssignment';
 import { useLabWorker, type StepSample } from './useLabWorker';
@@ -337,6 +338,8 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
           </button>
         </div>
       </section>
+
+      <ExportForTrl trainer={trainer} settings={settings} preset={preset} />
 
       <details className="lab-section lab-settings" open>
         <summary>Settings (named as in TRL)</summary>

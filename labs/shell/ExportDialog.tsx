@@ -1,0 +1,94 @@
+'use client';
+
+import { useMemo } from 'react';
+import { exportMethod, buildProject, type Project } from '@/lib/export/project';
+import { zipProject } from '@/lib/export/zip';
+import { configProblem, resolve } from '@/lib/train/config';
+import { TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { EXPORT_CHAPTER_LINK } from './ExportForTrl';
+import type { Settings } from './settings';
+
+const STATUS = { copied: 'copied', changed: 'changed', none: 'no counterpart' } as const;
+
+function download(project: Project): void {
+  const bytes = zipProject(project);
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
+  a.download = `${project.name}.zip`;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+/** The export's mapping table, its warnings and the download: the same files as `npm run export`. */
+export default function ExportDialog({ trainer, settings, preset, onClose }: { trainer: TrainerName; settings: Settings; preset: string; onClose: () => void }) {
+  const result = useMemo((): { project: Project } | { problem: string } => {
+    const chosen = exportMethod(trainer);
+    if ('refusal' in chosen) return { problem: chosen.refusal };
+    try {
+      const valid = resolve(TRAINERS[chosen.method].schema, settings) as Settings;
+      return { project: buildProject(chosen.method, valid, preset) };
+    } catch (error) {
+      return { problem: `These settings cannot be exported: ${configProblem(error)}.` };
+    }
+  }, [trainer, settings, preset]);
+
+  return (
+    <div className="lab-export" role="dialog" aria-label="Export for TRL">
+      {'problem' in result ? (
+        <p className="lab-notice" role="alert">
+          {result.problem}
+        </p>
+      ) : (
+        <>
+          {result.project.plan.warnings.map((w) => (
+            <p key={w} className="lab-error" role="alert">
+              {w}
+            </p>
+          ))}
+          <div className="lab-runs-actions">
+            <button type="button" className="lab-primary" onClick={() => download(result.project)}>
+              Download {result.project.name}.zip
+            </button>
+            <span className="setting-help">{result.project.files.map((f) => f.path).join(', ')}. Then follow its README.md, or <a href={EXPORT_CHAPTER_LINK}>chapter 7’s walk-through</a>.</span>
+          </div>
+          <p className="inspector-legend">
+            Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for
+            Qwen3-0.6B and names the lab’s in a comment.
+          </p>
+          <div className="inspector-scroll">
+            <table className="runs-summary" aria-label="What carries over to TRL">
+              <thead>
+                <tr>
+                  <th scope="col">lab field</th>
+                  <th scope="col">value</th>
+                  <th scope="col">in TRL</th>
+                  <th scope="col">note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.project.plan.rows.map((r) => (
+                  <tr key={r.field} data-status={r.status}>
+                    <th scope="row">
+                      <code>{r.field}</code>
+                    </th>
+                    <td>{String(r.value)}</td>
+                    <td>
+                      {r.status === 'copied' ? null : <strong>{STATUS[r.status]}: </strong>}
+                      {r.status === 'none' ? null : <code>{r.target}</code>}
+                    </td>
+                    <td>{r.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <div className="lab-runs-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+
+import { lazy, Suspense, useState } from 'react';
+import type { TrainerName } from '@/lib/train/registry';
+import type { Settings } from './settings';
+
+// The project's templates and the zip library load only when the reader asks for the export.
+const ExportDialog = lazy(() => import('./ExportDialog'));
+
+/** Chapter 7's walk through the exported project: every lab links to it. */
+export const EXPORT_CHAPTER_LINK = '/chapters/pipeline/#take-it-to-a-real-gpu';
+
+/** "Export for TRL": the lab's current settings as a runnable TRL project for a real GPU, downloaded as one zip. */
+export function ExportForTrl({ trainer, settings, preset }: { trainer: TrainerName; settings: Settings; preset: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="lab-section" aria-label="Export for TRL">
+      <h3>Take it to a real GPU</h3>
+      <div className="lab-runs-actions">
+        <button type="button" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+          Export for TRL
+        </button>
+        <span className="setting-help">
+          These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.{' '}
+          <a href={EXPORT_CHAPTER_LINK}>What the project holds (chapter 7)</a>
+        </span>
+      </div>
+      {open ? (
+        <Suspense fallback={<p className="lab-notice">Preparing the project…</p>}>
+          <ExportDialog trainer={trainer} settings={settings} preset={preset} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}

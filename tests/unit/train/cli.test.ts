@@ -102,6 +102,50 @@ describe('train CLI', () => {
     });
   }, 120_000);
 
+  it('refuses a bad reward file, reward weight or dataset with one line and exit 2, before training', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-'));
+    const file = (name: string, text: string) => (fs.writeFileSync(path.join(tmp, name), text), path.join(tmp, name));
+    const ok = file('ok.js', 'export default (c) => c.map(() => 0);');
+    const data = file('ok.jsonl', '{"prompt": "07+45=", "answer": "52"}\n{"prompt": "10+10=", "answer": "20", "split": "test"}\n');
+    const cases: [string[], RegExp][] = [
+      [['grpo', '--reward', file('imports.js', "import fs from 'node:fs';\nexport default () => [];")], /imports are not allowed here \("node:fs"\)/],
+      [['grpo', '--reward', file('syntax.js', 'export default (c) => {\n  return c.map(x =>\n}')], /--reward .*syntax\.js: line 3: SyntaxError/],
+      [['grpo', '--reward', file('none.js', 'export const reward = () => [];')], /must "export default" a function/],
+      [['grpo', '--reward', file('top-loop.js', 'while (true) {}\nexport default () => [];')], /stopped after 2000 ms/],
+      [['grpo', '--reward', path.join(tmp, 'missing.js')], /cannot read .*missing\.js: ENOENT/],
+      [['grpo', '--reward', ok, '--reward-weight', 'heavy'], /--reward-weight must be a number from 0 to 10, got "heavy"/],
+      [['grpo', '--reward', ok, '--reward-weight', '11'], /--reward-weight must be a number from 0 to 10/],
+      [['grpo', '--reward-weight', '2'], /--reward-weight needs --reward/],
+      [['sft', '--reward', ok], /sft takes no reward function \(grpo and agent do\)/],
+      [['ppo', '--dataset', data], /ppo trains on its own task and takes no dataset file/],
+      [['grpo', '--dataset', file('bad.jsonl', '{"prompt": "1+1=", "answer": "2"}\n{"prompt": "1+2=", "answr": "3"}\n')], /--dataset .*bad\.jsonl: line 2: unknown field "answr"/],
+      [['grpo', '--dataset', file('words.jsonl', '{"prompt": "one plus one", "answer": "2"}\n')], /line 1: "prompt" has the character "o"/],
+      [['grpo', '--dataset', data, '--set', 'max_completion_length=16'], /line 1: the prompt has 6 characters: with <bos> and max_completion_length 16/],
+      [['dpo', '--dataset', data], /line 1: missing "chosen"/],
+    ];
+    const results = await Promise.all(cases.map(async ([args]) => trainAsync(...args)));
+    results.forEach(({ code, stdout, stderr }, i) => {
+      const [args, message] = cases[i];
+      const label = args.join(' ');
+      expect(code, label).toBe(2);
+      expect(stdout, `${label}: no training output`).toBe('');
+      expect(stderr.trim().split('\n'), `${label}: one line`).toHaveLength(1);
+      expect(stderr, label).toMatch(message);
+      expect(stderr, `${label}: no stack trace`).not.toMatch(/\n\s+at /);
+    });
+  }, 240_000);
+
+  it('stops a run whose reward function fails mid-training: the lines so far on stdout, one line on stderr, exit 2', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-'));
+    fs.writeFileSync(path.join(tmp, 'late.js'), 'let calls = 0;\nexport default function (c) {\n  calls += 1;\n  if (calls > 1) throw new RangeError("second batch");\n  return c.map(() => 1);\n}\n');
+    const { code, stdout, stderr } = train('grpo', '--backend', 'wasm', '--steps', '3', '--set', 'eval_steps=0', '--reward', path.join(tmp, 'late.js'), '--reward-weight', '0.5');
+    expect(code).toBe(2);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => `${l.kind}@${l.step}`)).toEqual(['train@1']);
+    expect(lines[0]['rewards/custom/mean']).toBe(1);
+    expect(stderr.trim()).toBe('train: Training failed at step 2: the reward function failed: line 4: RangeError: second batch');
+  }, 120_000);
+
   it('refuses a checkpoint that is not one, after checking it and before training', () => {
     const { code, stdout, stderr } = train('sft', '--init', 'package.json');
     expect(code).toBe(2);

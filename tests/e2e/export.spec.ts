@@ -1,0 +1,63 @@
+/**
+ * "Export for TRL" in the labs: the GRPO lab's download, for settings from a link, holds exactly the files the
+ * command line writes for the same settings; the PPO lab explains why it has none; every lab links to chapter 7.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
+
+function readTree(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = path.join(prefix, entry.name);
+    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
+    else out[rel] = fs.readFileSync(path.join(dir, rel), 'utf8');
+  }
+  return out;
+}
+
+test.describe('Export for TRL', () => {
+  test('the GRPO lab downloads the same project as npm run export for the same settings', async ({ page }) => {
+    await page.goto('/labs/grpo/?preset=reward_hacking&beta=0.04&seed=3');
+    await expect(page.getByLabel('Preset')).toHaveValue('reward_hacking');
+    await page.getByRole('button', { name: 'Export for TRL' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
+    await expect(dialog.getByRole('alert').first()).toContainText('DELIBERATELY FLAWED VERIFIER');
+    const table = dialog.getByRole('table', { name: 'What carries over to TRL' });
+    await expect(table.getByRole('row', { name: /learning_rate/ }).first()).toContainText('changed');
+    await expect(table.getByRole('row', { name: /dynamic_sampling/ }).first()).toContainText('no counterpart');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: /^Download trl-grpo-reward_hacking\.zip$/ }).click()]);
+    expect(download.suggestedFilename()).toBe('trl-grpo-reward_hacking.zip');
+    const zipped = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
+
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-e2e-'));
+    try {
+      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/export.ts', 'grpo', '--preset', 'reward_hacking', '--set', 'beta=0.04', '--set', 'seed=3', '--out', out, '--force'], { encoding: 'utf8' });
+      expect(cli.status, cli.stderr).toBe(0);
+      const fromZip = Object.fromEntries(Object.entries(zipped).map(([name, bytes]) => [name.replace(/^trl-grpo-reward_hacking\//, ''), strFromU8(bytes)]));
+      expect(Object.keys(zipped).every((name) => name.startsWith('trl-grpo-reward_hacking/'))).toBe(true);
+      expect(fromZip).toEqual(readTree(out));
+      expect(fromZip['train_grpo.py']).toContain('beta=0.04');
+      expect(fromZip['train_grpo.py']).toContain('seed=3');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  test('the PPO lab says why it has no TRL project, and every lab links to the chapter', async ({ page }) => {
+    await page.goto('/labs/ppo/');
+    await page.getByRole('button', { name: 'Export for TRL' }).click();
+    await expect(page.getByRole('dialog', { name: 'Export for TRL' })).toContainText('ppo cannot be exported');
+    for (const slug of ['ppo', 'grpo', 'dpo', 'lora', 'agent']) {
+      if (slug !== 'ppo') await page.goto(`/labs/${slug}/`);
+      const link = page.getByRole('link', { name: 'What the project holds (chapter 7)' });
+      await expect(link).toHaveAttribute('href', '/chapters/pipeline/#take-it-to-a-real-gpu');
+    }
+    await page.goto('/chapters/pipeline/');
+    await expect(page.locator('#take-it-to-a-real-gpu')).toBeVisible();
+  });
+});

@@ -9,9 +9,12 @@
  */
 import type { Rng } from '@/lib/random';
 import { between, normal, pick, prefixMask, round, times, uniform } from '@/lib/exercises/draw';
+import { EXERCISE_IDS, isExerciseId, type ExerciseId } from './exercise-ids';
+
+export { EXERCISE_IDS, isExerciseId, type ExerciseId };
 
 export interface Exercise {
-  id: string;
+  id: ExerciseId;
   /** The chapter's slug (content/course.ts). */
   chapter: string;
   /** The learning path's stage (app/path): the first exercises of a chapter, or the further ones. */
@@ -365,11 +368,6 @@ export const exercises = [
   },
 ] as const satisfies readonly Exercise[];
 
-export type ExerciseId = (typeof exercises)[number]['id'];
-export const EXERCISE_IDS = exercises.map((e) => e.id) as ExerciseId[];
-
 export function exerciseNamed(id: string): Exercise | undefined {
   return exercises.find((e) => e.id === id);
 }
-
-export const isExerciseId = (id: unknown): id is ExerciseId => typeof id === 'string' && (EXERCISE_IDS as string[]).includes(id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXERCISE_IDS, type ExerciseId } from '@/content/exercises';
+import { EXERCISE_IDS, type ExerciseId } from '@/content/exercise-ids';
 
 /**
  * The tag vocabulary chapters may use. The MDX registry in app/_components/mdx maps each name to a
@@ -60,5 +60,5 @@ export const labEmbedPropsSchema = z.object({ lab: z.string().regex(/^[a-z0-9-]+
 
 /** A code exercise of content/exercises.ts, by id: an unknown id fails the build. */
 export const exercisePropsSchema = z
-  .object({ id: z.enum(EXERCISE_IDS as [ExerciseId, ...ExerciseId[]], { error: `unknown exercise id (known: ${EXERCISE_IDS.join(', ')})` }) })
+  .object({ id: z.enum(EXERCISE_IDS as unknown as [ExerciseId, ...ExerciseId[]], { error: `unknown exercise id (known: ${EXERCISE_IDS.join(', ')})` }) })
   .strict();

@@ -11,6 +11,10 @@ import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { measuresOldTask } from '@/lib/train/sft-config';
 import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
+import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
+
+/** The most exercises one assignment lists. */
+export const MAX_ASSIGNED_EXERCISES = 20;
 
 export const ASSIGNMENT_FORMAT = 'agentic-rl-lab/assignment';
 export const ASSIGNMENT_LIMITS = { title: 120, instructions: 4000, locked: 64, fileBytes: 100_000 } as const;
@@ -37,6 +41,11 @@ export interface AssignmentCore {
   /** Markdown, rendered with a small safe subset (lib/teach/markdown.ts). */
   instructions: string;
   created: string;
+  /**
+   * Code exercises (content/exercises.ts ids) handed in on /exercises/ as a file of their own. Absent when there are
+   * none, so assignments made before exercises existed keep their hash.
+   */
+  exercises?: string[];
 }
 export interface SharedAssignment extends AssignmentCore {
   hash: string;
@@ -64,6 +73,7 @@ const core = z
     due: z.iso.datetime({ offset: true }).nullable(),
     instructions: z.string().max(ASSIGNMENT_LIMITS.instructions),
     created: z.iso.datetime({ offset: true }),
+    exercises: z.array(z.string().max(40)).min(1).max(MAX_ASSIGNED_EXERCISES).optional(),
   })
   .strict();
 const shared = core.extend({ hash: z.string().regex(SHA256_HEX) }).strict();
@@ -74,7 +84,8 @@ const file = shared
   .strict();
 
 const CORE_KEYS = Object.keys(core.shape) as (keyof AssignmentCore)[];
-const coreOf = (a: AssignmentCore): AssignmentCore => Object.fromEntries(CORE_KEYS.map((k) => [k, a[k]])) as unknown as AssignmentCore;
+// An optional field that is absent stays absent: it is not part of the hash of an assignment that lacks it.
+const coreOf = (a: AssignmentCore): AssignmentCore => Object.fromEntries(CORE_KEYS.filter((k) => a[k] !== undefined).map((k) => [k, a[k]])) as unknown as AssignmentCore;
 
 export const assignmentHash = (a: AssignmentCore) => sha256Hex(canonicalJson(coreOf(a)));
 
@@ -104,6 +115,11 @@ function checkContent(a: AssignmentCore): void {
   if (!ownEntry(presets, a.preset)) throw new AssignmentError(`preset: unknown preset ${quoteInput(a.preset)} for ${a.trainer}`);
   if (!GOAL_METRICS[a.trainer].includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
   if (!Number.isFinite(a.goal.value)) throw new AssignmentError('goal: the threshold must be a finite number');
+  if (a.exercises) {
+    const unknown = a.exercises.find((id) => !isExerciseId(id));
+    if (unknown !== undefined) throw new AssignmentError(`exercises: unknown exercise ${quoteInput(unknown)} (known: ${EXERCISE_IDS.join(', ')})`);
+    if (new Set(a.exercises).size !== a.exercises.length) throw new AssignmentError('exercises: an exercise is listed twice');
+  }
   const oldTask = measuresOldTask(a.settings);
   if (a.goal.metric === 'eval/old_task_accuracy' && !oldTask) throw new AssignmentError('goal: eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition');
 }
@@ -122,6 +138,8 @@ export interface AssignmentInput {
   /** Anything Date can read; stored as ISO 8601 (UTC). */
   due?: string | null;
   instructions?: string;
+  /** Code exercises to hand in too (content/exercises.ts ids); none by default. */
+  exercises?: string[];
 }
 
 /** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
@@ -153,6 +171,7 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
     due,
     instructions: input.instructions ?? '',
     created: now.toISOString(),
+    ...(input.exercises && input.exercises.length > 0 ? { exercises: input.exercises } : {}),
   };
   const parsed = core.safeParse(draft);
   if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
@@ -209,6 +228,13 @@ export const LINK_KEY = 'assignment';
 /** The lab page's address with the assignment in its fragment (the site root is `origin`, '' for a relative link). */
 export function assignmentLink(a: AssignmentFile, origin = ''): string {
   return `${origin}/labs/${a.lab}/#${LINK_KEY}=${textToBase64Url(JSON.stringify(sharedPart(a)))}`;
+}
+
+/** The page where students hand in the assignment's exercises, with the assignment in its fragment; null without exercises. */
+export function exercisesLink(a: AssignmentFile | SharedAssignment, origin = ''): string | null {
+  if (!a.exercises || a.exercises.length === 0) return null;
+  const shared = 'grading' in a ? sharedPart(a) : { ...coreOf(a), hash: a.hash };
+  return `${origin}/exercises/#${LINK_KEY}=${textToBase64Url(JSON.stringify(shared))}`;
 }
 
 /** Reads the assignment from a link's fragment ("#assignment=…"); null when it has none. Throws an AssignmentError. */

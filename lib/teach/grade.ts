@@ -52,6 +52,8 @@ export interface GradeRow {
   flags: string[];
   /** SHA-256 of the weights, once they parse: identical weights in two submissions are flagged. */
   weightsSha256: string | null;
+  /** An exercise submission's result per listed exercise (lib/teach/exercise-submission.ts); absent for a run. */
+  exercises?: Record<string, { passed: boolean; detail: string }>;
 }
 
 export const statusText = (row: Pick<GradeRow, 'status' | 'detail'>) => (row.detail ? `${row.status}: ${row.detail}` : row.status);
@@ -78,7 +80,7 @@ export function farApart(metric: string, claimed: number, measured: number, n1: 
 const fmt = (x: number) => String(Number(x.toFixed(4)));
 const show = (v: FieldValue | undefined) => (typeof v === 'string' ? quoteInput(v) : String(v));
 
-function duration(ms: number): string {
+export function duration(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);

@@ -24,6 +24,7 @@ const expected = (id: string) => async (cases: unknown[][]) => expectedValues(id
 describe('the exercise catalogue', () => {
   it('has at least eight exercises across chapters 2, 4, 5, 6 and 8, with unique ids and the three required ones', () => {
     expect(new Set(EXERCISE_IDS).size).toBe(EXERCISE_IDS.length);
+    expect(exercises.map((e) => e.id)).toEqual([...EXERCISE_IDS]); // content/exercise-ids.ts, the light copy, agrees
     expect(exercises.length).toBeGreaterThanOrEqual(8);
     const chapters = new Set<string>(exercises.map((e) => e.chapter));
     for (const slug of ['sft-lora', 'ppo', 'dpo', 'grpo', 'research-2025']) expect(chapters.has(slug), slug).toBe(true);

@@ -1,13 +1,15 @@
 /**
  * npm run assign -- <lab> [--preset NAME (default: the lab's first)] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>"
- *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]
+ *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id]
  *
- * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr. Keep the
+ * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr (and, with
+ * --exercises, the link where students hand in those code exercises). Keep the
  * file: grading needs it (it holds the evaluation seed, which the link does not). Every mistake costs one line on
  * stderr and exit code 2.
  */
 import { labNamed, labPresets, labs } from '@/content/labs';
-import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, AssignmentError } from '@/lib/teach/assignment';
+import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, AssignmentError, exercisesLink } from '@/lib/teach/assignment';
+import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
@@ -15,7 +17,7 @@ import { errorMessage } from '@/lib/errors';
 import { integerFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
-const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md]`;
+const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id]`;
 
 async function main(argv: string[]) {
   const { values, positionals } = parseFlags(
@@ -30,6 +32,7 @@ async function main(argv: string[]) {
       due: { type: 'string' },
       title: { type: 'string', default: '' },
       instructions: { type: 'string' },
+      exercises: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h' },
     },
     USAGE,
@@ -60,6 +63,9 @@ async function main(argv: string[]) {
   const evalSamples = integerFlag('eval-samples', values['eval-samples']);
   // Instructions are capped at ASSIGNMENT_LIMITS.instructions characters (createAssignment says so); 4 bytes each at most.
   const instructions = values.instructions === undefined ? '' : readFlagFile(values.instructions, 4 * ASSIGNMENT_LIMITS.instructions, 'instructions');
+  const exercises = values.exercises!.flatMap((list) => list.split(',')).map((id) => id.trim()).filter(Boolean);
+  const unknownExercise = exercises.find((id) => !isExerciseId(id));
+  if (unknownExercise !== undefined) throw new UsageError(`--exercises: unknown exercise ${JSON.stringify(unknownExercise)} (known: ${EXERCISE_IDS.join(', ')})`);
   resolve(schema, { ...ownEntry(presets, presetName)!.overrides, ...overrides }); // every value in range, with its field named
   const file = await createAssignment({
     lab: lab.slug,
@@ -73,9 +79,12 @@ async function main(argv: string[]) {
     evalSamples,
     due: values.due ?? null,
     instructions,
+    exercises,
   });
   console.log(JSON.stringify(file, null, 1));
   console.error(`assign: the students' link (after your site's address): ${assignmentLink(file)}`);
+  const handIn = exercisesLink(file);
+  if (handIn) console.error(`assign: where students hand in the exercises (${exercises.join(', ')}): ${handIn}`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

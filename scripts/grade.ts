@@ -3,7 +3,9 @@
  *
  * Grades submission files as the /teach/grade/ page does (lib/teach/grade.ts): each is validated, its weights are
  * re-evaluated on the run's own test set (to check the history) and measured on the instructor's seeded held-out
- * set. Prints CSV: file,student,status,claimed,measured,goal_met,flags. A bad submission gets a row saying why and
+ * set. Exercise submissions (the code of an assignment's exercises, made on /exercises/) are run again in a sandbox
+ * (lib/sandbox/node.ts) on fresh random cases. Prints CSV: file,student,status,claimed,measured,goal_met,flags, then,
+ * when the assignment lists exercises, exercises_passed and one exercise:<id> column each. A bad submission gets a row saying why and
  * never stops the others; only a bad command line or assignment file stops the run (one line on stderr, exit 2).
  */
 import fs from 'node:fs';
@@ -12,6 +14,10 @@ import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } f
 import { gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, gradeSubmission, invalidRow, statusText, type GradeRow } from '@/lib/teach/grade';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+import { gradeExerciseSubmission, isExerciseSubmissionText, type ExerciseChecker } from '@/lib/teach/exercise-submission';
+import { exerciseNamed } from '@/content/exercises';
+import { checkExercise, freshSeed } from '@/lib/exercises/check';
+import { createNodeSandbox } from '@/lib/sandbox/node';
 import { errorMessage } from '@/lib/errors';
 import { nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
@@ -61,20 +67,27 @@ async function main() {
     return;
   }
   // tfjs loads from here on.
-  const [{ selectBackend }, { evaluateCheckpoint }] = await Promise.all([import('@/lib/tf/backend'), import('@/lib/teach/evaluate')]);
+  const [{ selectBackend }, { evaluateCheckpoint }, { expectedValues }] = await Promise.all([import('@/lib/tf/backend'), import('@/lib/teach/evaluate'), import('@/lib/exercises/reference')]);
   await selectBackend({ requested: options.backend as 'cpu' | 'wasm', order: [options.backend as 'cpu' | 'wasm'] });
+  // Students' exercise code runs in a worker thread with an empty context and a time limit, each on a fresh seed.
+  const sandbox = createNodeSandbox();
+  const checkSource: ExerciseChecker = (id, source) =>
+    checkExercise({ exercise: exerciseNamed(id)!, source, sandbox, expected: async (cases) => expectedValues(id, cases), seed: freshSeed() });
   const rows: GradeRow[] = [];
   for (const file of options.files) {
     const name = path.basename(file);
     const read = readSubmission(file);
     const row =
       'text' in read
-        ? await gradeSubmission({ name, text: read.text }, options.assignment, evaluateCheckpoint)
+        ? isExerciseSubmissionText(read.text)
+          ? await gradeExerciseSubmission({ name, text: read.text }, options.assignment, checkSource)
+          : await gradeSubmission({ name, text: read.text }, options.assignment, evaluateCheckpoint)
         : invalidRow(name, read.reason);
     rows.push(row);
     console.error(`grade: ${name}: ${statusText(row).slice(0, 200)}`);
   }
-  process.stdout.write(gradesCsv(flagSharedWeights(rows)));
+  sandbox.dispose();
+  process.stdout.write(gradesCsv(flagSharedWeights(rows), options.assignment.exercises ?? []));
 }
 
 main().catch((error: unknown) => {

@@ -16,7 +16,8 @@ import type { PageChecker } from './page-checker';
 
 type Status = { kind: 'idle' } | { kind: 'checking' } | { kind: 'done'; passed: boolean; text: ResultText } | { kind: 'error'; message: string };
 
-export function ExerciseClient({ id }: { id: string }) {
+/** `onCode` hears the editor's code (on the hand-in page, which puts it in the submission). */
+export function ExerciseClient({ id, onCode }: { id: string; onCode?: (code: string) => void }) {
   const exercise = exerciseNamed(id)!;
   const { value: saved } = useProgress((s) => s.exercises?.[id]);
   const [code, setCode] = useState(exercise.starter);
@@ -29,6 +30,7 @@ export function ExerciseClient({ id }: { id: string }) {
     if (saved?.source && !edited.current) setCode(saved.source);
   }, [saved?.source]);
   useEffect(() => () => checker.current?.dispose(), []);
+  useEffect(() => onCode?.(code), [code, onCode]);
 
   const check = async () => {
     if (status.kind === 'checking') return;

@@ -6,12 +6,16 @@ import { downloadText } from '@/labs/shell/download';
 import { Markdown } from '@/labs/shell/Markdown';
 import { SettingsForm } from '@/labs/shell/SettingsForm';
 import type { Settings } from '@/labs/shell/settings';
-import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, type AssignmentFile } from '@/lib/teach/assignment';
+import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, type AssignmentFile } from '@/lib/teach/assignment';
+import { exercises } from '@/content/exercises';
 import { GOAL_METRICS, GOAL_OPS, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
 
-/** The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date, instructions. */
+/**
+ * The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date, instructions,
+ * and code exercises to hand in too.
+ */
 export function AssignmentBuilder() {
   const [slug, setSlug] = useState<string>(labs[0].slug);
   const lab = labNamed(slug)!;
@@ -28,6 +32,7 @@ export function AssignmentBuilder() {
   const [evalSeed, setEvalSeed] = useState(() => String(Math.floor(Math.random() * 1_000_000)));
   const [due, setDue] = useState('');
   const [instructions, setInstructions] = useState('');
+  const [chosenExercises, setChosenExercises] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<AssignmentFile | null>(null);
   const fields = useMemo(() => Object.keys(schema), [schema]);
@@ -72,6 +77,8 @@ export function AssignmentBuilder() {
         evalSeed: Number(evalSeed),
         due: due || null,
         instructions,
+        // In the catalogue's order, whatever order they were ticked in.
+        exercises: exercises.map((e) => e.id as string).filter((id) => chosenExercises.includes(id)),
       });
       setMade(file);
     } catch (e) {
@@ -80,6 +87,8 @@ export function AssignmentBuilder() {
   };
 
   const link = made ? `${window.location.origin}${assignmentLink(made)}` : '';
+  const handIn = made ? exercisesLink(made, window.location.origin) : null;
+  const toggleExercise = (id: string) => setChosenExercises((current) => (current.includes(id) ? current.filter((x) => x !== id) : [...current, id]));
   return (
     <>
       <form className="teach-form" onSubmit={(e) => void make(e)}>
@@ -162,6 +171,18 @@ export function AssignmentBuilder() {
           </label>
         </fieldset>
 
+        <fieldset className="teach-locks">
+          <legend>Code exercises to hand in too (optional)</legend>
+          <p className="setting-help">
+            Students write each one in plain JavaScript and hand in a file of their code from a second link; the grader runs it again on fresh random cases.
+          </p>
+          {exercises.map((e) => (
+            <label key={e.id}>
+              <input type="checkbox" checked={chosenExercises.includes(e.id)} onChange={() => toggleExercise(e.id)} /> {e.title} <code>{e.id}</code>
+            </label>
+          ))}
+        </fieldset>
+
         <fieldset>
           <legend>Instructions (Markdown: paragraphs, lists, **bold**, *italic*, `code`, links)</legend>
           <textarea aria-label="Instructions" rows={6} maxLength={ASSIGNMENT_LIMITS.instructions} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
@@ -199,6 +220,21 @@ export function AssignmentBuilder() {
               Download the assignment file
             </button>
           </p>
+          {handIn ? (
+            <>
+              <label>
+                Students’ link for the exercises <input type="text" readOnly value={handIn} onFocus={(e) => e.target.select()} />
+              </label>
+              <p>
+                <button type="button" onClick={() => void navigator.clipboard?.writeText(handIn)}>
+                  Copy the exercises link
+                </button>{' '}
+                <a href={handIn} target="_blank" rel="noopener">
+                  Open the exercises as a student
+                </a>
+              </p>
+            </>
+          ) : null}
           <p className="setting-help">Keep the assignment file: grading needs it, and it holds your evaluation seed.</p>
         </section>
       ) : null}

@@ -2,10 +2,11 @@
 
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
-import { CSV_HEADER, gradeNumber, gradeRowCells, gradesCsv } from '@/lib/teach/csv';
+import { csvHeader, gradeNumber, gradeRowCells, gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, invalidRow, type GradeRow } from '@/lib/teach/grade';
 import { formatGoal } from '@/lib/teach/goal';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
+import { isExerciseSubmissionText } from '@/lib/teach/exercise-submission';
 import { errorMessage } from '@/lib/errors';
 import { downloadText } from '@/labs/shell/download';
 import { createWorkerRpc, type WorkerRpc } from '../worker-rpc';
@@ -19,7 +20,9 @@ interface Entry {
 
 /**
  * The grader: the instructor's assignment file, then any number of submission files. Each is checked by size before
- * it is read, then validated and evaluated in a worker; the table shows every string from a file as text.
+ * it is read, then validated and evaluated in a worker; the table shows every string from a file as text. An exercise
+ * submission's code runs here instead, in the browser sandbox (an opaque-origin iframe with a time limit), on cases
+ * of a fresh seed, one file at a time.
  */
 export function Grader() {
   const [assignment, setAssignment] = useState<AssignmentFile | null>(null);
@@ -28,8 +31,32 @@ export function Grader() {
   const [dragging, setDragging] = useState(false);
   const grader = useRef<WorkerRpc<Omit<ToGrader, 'id'>, FromGrader> | null>(null);
   const nextId = useRef(0);
+  const checker = useRef<import('../exercises/page-checker').PageChecker | null>(null);
+  const exerciseQueue = useRef<Promise<unknown>>(Promise.resolve());
 
-  useEffect(() => () => grader.current?.stop(new Error('the grader was closed')), []);
+  useEffect(
+    () => () => {
+      grader.current?.stop(new Error('the grader was closed'));
+      checker.current?.dispose();
+    },
+    [],
+  );
+
+  /** Runs an exercise submission's code again (lib/teach/exercise-submission.ts); files wait their turn for the sandbox. */
+  const gradeExercises = (name: string, text: string, a: AssignmentFile) => {
+    const next = exerciseQueue.current.then(async () => {
+      const [{ createPageChecker }, { gradeExerciseSubmission }, { exerciseNamed }] = await Promise.all([
+        import('../exercises/page-checker'),
+        import('@/lib/teach/exercise-submission'),
+        import('@/content/exercises'),
+      ]);
+      checker.current ??= createPageChecker();
+      const box = checker.current;
+      return gradeExerciseSubmission({ name, text }, a, (id, source) => box.check(exerciseNamed(id)!, source));
+    });
+    exerciseQueue.current = next.catch(() => undefined);
+    return next;
+  };
 
   /**
    * Grades in the worker. A worker that crashes rejects its pending files with the reason (a failure of the tool, not
@@ -64,7 +91,8 @@ export function Grader() {
       }
       setEntries((all) => [...all, { id, name: file.name, row: null }]);
       const text = await file.text();
-      void grade({ type: 'grade', name: file.name, text, assignment }).then(
+      const graded = isExerciseSubmissionText(text) ? gradeExercises(file.name, text, assignment) : grade({ type: 'grade', name: file.name, text, assignment });
+      void graded.then(
         (row) => setEntries((all) => all.map((e) => (e.id === id ? { ...e, row } : e))),
         (error: unknown) => {
           setEntries((all) => all.filter((e) => e.id !== id)); // not a grade: the CSV must not call the file invalid
@@ -83,7 +111,9 @@ export function Grader() {
   const done = entries.filter((e) => e.row !== null);
   const rows = flagSharedWeights(done.map((e) => e.row!));
   const rowOf = new Map(done.map((e, i) => [e.id, rows[i]]));
-  const exportCsv = () => downloadText(gradesCsv(rows), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
+  const exerciseIds = assignment?.exercises ?? [];
+  const header = csvHeader(exerciseIds);
+  const exportCsv = () => downloadText(gradesCsv(rows, exerciseIds), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
 
   return (
     <div className="grader">
@@ -102,6 +132,7 @@ export function Grader() {
             <strong>{assignment.title}</strong> ({assignment.lab} lab, id {assignment.id}): goal <code>{formatGoal(assignment.goal)}</code> on{' '}
             {assignment.grading.eval_samples} held-out {assignment.trainer === 'ppo' ? 'episodes' : 'problems'} (seed {assignment.grading.eval_seed})
             {assignment.due ? `, due ${new Date(assignment.due).toLocaleString()}` : ''}.
+            {exerciseIds.length > 0 ? ` Code exercises: ${exerciseIds.join(', ')} (drop their exercise submission files here too).` : ''}
           </p>
         ) : null}
       </section>
@@ -142,7 +173,7 @@ export function Grader() {
           <table className="grade-table" aria-label="Grades">
             <thead>
               <tr>
-                {CSV_HEADER.map((name) => (
+                {header.map((name) => (
                   <th scope="col" key={name}>
                     {name.replace('_', ' ')}
                   </th>
@@ -154,12 +185,12 @@ export function Grader() {
                 const row = rowOf.get(entry.id);
                 // The CSV's cells, as text (React escapes every string from a file); a row still grading shows so.
                 const cells = row
-                  ? gradeRowCells(row).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c))
-                  : CSV_HEADER.map((column) => (column === 'file' ? entry.name : column === 'status' ? 'grading…' : ''));
+                  ? gradeRowCells(row, exerciseIds).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c))
+                  : header.map((column) => (column === 'file' ? entry.name : column === 'status' ? 'grading…' : ''));
                 return (
                   <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
                     {cells.map((cell, i) => (
-                      <td key={CSV_HEADER[i]}>{cell}</td>
+                      <td key={header[i]}>{cell}</td>
                     ))}
                   </tr>
                 );

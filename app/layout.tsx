@@ -32,6 +32,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </a>
           <nav aria-label="Site">
             <a href="/#chapters">Chapters</a>
+            <a href="/path/">Path</a>
             <a href="/labs/">Labs</a>
             <a href="/search/">Search</a>
           </nav>

@@ -1,6 +1,8 @@
 import { ContinueReading } from './_components/progress/ContinueReading';
 import { ChapterMark } from './_components/progress/ProgressWidgets';
 import { getChapters } from '@/lib/content/chapters';
+import { LabCards } from './_components/home/LabCards';
+import { RunChart } from './_components/home/RunChart';
 
 export default function HomePage() {
   const chapters = getChapters();
@@ -15,6 +17,17 @@ export default function HomePage() {
           browser, on your GPU if you have one and on your CPU if you do not.
         </p>
         <ContinueReading chapters={chapters.map(({ slug, title, number }) => ({ slug, title, number }))} />
+        <p className="home-path">
+          Three stages, from reading to doing: <a href="/path/">follow the learning path</a>.
+        </p>
+      </section>
+      <section id="a-run" aria-labelledby="a-run-title">
+        <h2 id="a-run-title">What a lab does: a real run</h2>
+        <p>
+          A tiny model that half-learned 2-digit addition from supervised fine-tuning, trained further with GRPO in the
+          GRPO lab. This is a run the course recorded, not a drawing.
+        </p>
+        <RunChart />
       </section>
       <section id="chapters" aria-labelledby="chapters-title">
         <h2 id="chapters-title">The course</h2>
@@ -40,6 +53,10 @@ export default function HomePage() {
             </ol>
           </div>
         ))}
+      </section>
+      <section id="labs" aria-labelledby="labs-title">
+        <h2 id="labs-title">The labs</h2>
+        <LabCards />
       </section>
     </main>
   );

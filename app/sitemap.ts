@@ -11,6 +11,8 @@ export default function sitemap(): MetadataRoute.Sitemap {
   return [
     { url: `${origin}/` },
     ...getChapters().map((c) => ({ url: `${origin}/chapters/${c.slug}/` })),
+    { url: `${origin}/path/` },
+    { url: `${origin}/exercises/` },
     { url: `${origin}/labs/` },
     ...labs.map((lab) => ({ url: `${origin}/labs/${lab.slug}/` })),
     { url: `${origin}/search/` },

@@ -1,0 +1,56 @@
+import { labs } from '@/content/labs';
+import { labTeaches } from '@/content/lab-cards';
+import { labTimes, totalSeconds } from '@/content/recorded-runs';
+import { getChapterMeta } from '@/lib/content/chapters';
+import './home.css';
+
+/** "about 7 s", "about 1 min 20 s": a measured time, rounded for a card. */
+export function aboutTime(seconds: number): string {
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
+  const s = Math.round(seconds / 10) * 10;
+  return `about ${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
+/**
+ * The labs as cards: what each trains and teaches, its chapter, and how long its default run takes, measured by
+ * `npm run record:runs` (CPU time of one core, wasm). Server-rendered; no script.
+ */
+export function LabCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
+  const times = labTimes();
+  const Heading = `h${headingLevel}` as const;
+  return (
+    <>
+      <ul className="lab-cards">
+        {labs.map((lab) => {
+          const time = times.labs[lab.slug];
+          const chapter = getChapterMeta(lab.chapter);
+          return (
+            <li key={lab.slug} className="lab-card">
+              <Heading className="lab-card-title">
+                <a href={`/labs/${lab.slug}/`}>{lab.title}</a>
+              </Heading>
+              <p>{lab.summary}</p>
+              <p className="lab-card-teaches">
+                <strong>Teaches:</strong> {labTeaches[lab.slug]}
+              </p>
+              <p className="card-meta">
+                {time ? `Trains in ${aboutTime(totalSeconds(time))} on a CPU core (${time.max_steps} steps, WebAssembly)` : 'Training time not measured yet'}
+                {chapter ? (
+                  <>
+                    {' · '}
+                    <a href={`/chapters/${lab.chapter}/`}>chapter {chapter.number}</a>
+                  </>
+                ) : null}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="setting-help lab-cards-note">
+        Times are measured, not guessed: each lab&apos;s default run from start to finish, recorded with <code>{times.command}</code> as the CPU time
+        of one core (measured on: {times.machine.cpu}, {times.machine.cores} cores, Node {times.machine.node}, tfjs {times.machine.tfjs} on
+        WebAssembly). A browser adds a little; a real GPU takes less.
+      </p>
+    </>
+  );
+}

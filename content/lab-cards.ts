@@ -1,0 +1,11 @@
+/**
+ * What each lab teaches, in a line for its card on the home page and the labs index (content/labs.ts says what it
+ * trains). How long it trains is not written here: it is measured (content/lab-times.json, npm run record:runs).
+ */
+export const labTeaches: Record<string, string> = {
+  agent: 'Multi-turn rollouts with a tool, which tokens are trained on (the model’s, not the tool’s), and how GRPO turns “calling helped” into a habit.',
+  lora: 'Low-rank adaptation against full fine-tuning: trainable parameters, optimiser memory, forgetting, the rank of an update, merging.',
+  grpo: 'Group-relative advantages from a verifiable reward, the clipped objective, and reading reward, KL and held-out accuracy as a run goes.',
+  ppo: 'An actor-critic with GAE and the clipped surrogate, and what breaks without the clip or with too high a learning rate.',
+  dpo: 'Learning from preference pairs with no reward model: implicit rewards, margins, β, and over-optimisation on a small pair set.',
+};

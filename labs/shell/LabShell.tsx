@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { BACKEND_ORDER, type BackendName } from '@/lib/tf/names';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
-import { trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
+import { TRAINERS, trainerSettings, type FieldOf, type TrainerName } from '@/lib/train/registry';
+import { finalMetrics, type PlannedRun, type SweepAxis } from '@/lib/train/sweep';
 import { applyAssignment, presetUnderAssignment } from './assignment';
 import { AssignmentBanner } from './AssignmentBanner';
 import { BackendReport } from './BackendReport';
@@ -15,7 +16,11 @@ import { downloadText } from './download';
 import { ExportForTrl } from './ExportForTrl';
 import { SettingsForm } from './SettingsForm';
 import { useAssignment } from './useAssignment';
-import { useLabWorker, type StepSample } from './useLabWorker';
+import { useLabWorker, type LabExtras, type StepSample } from './useLabWorker';
+import { useCustomReward } from './useCustomReward';
+import { RewardPanel } from './RewardPanel';
+import { DatasetPanel, type LoadedDataset } from './DatasetPanel';
+import { SweepPanel, type SweepProgress } from './SweepPanel';
 
 /** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
 export interface LabDefinition<N extends TrainerName> {
@@ -67,6 +72,9 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const [backendChoice, setBackendChoice] = useState<BackendName | 'auto'>('auto');
   const [notices, setNotices] = useState<string[]>([]);
   const [saved, setSaved] = useState<SavedRun[]>([]);
+  const customReward = useCustomReward(trainer);
+  const [dataset, setDataset] = useState<LoadedDataset | null>(null);
+  const { accepts } = TRAINERS[trainer];
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
   const loaded = useRef(false);
@@ -102,6 +110,69 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     setSaved((runs) => [...runs, run].slice(-(MAX_RUNS - 1)));
   };
 
+  /**
+   * What a fresh run takes besides its settings: the reader's dataset, and their reward function loaded into a fresh
+   * sandbox. Null when the reward function cannot be loaded (the notice says why): no run starts.
+   */
+  const [starting, setStarting] = useState(false);
+  const runExtras = async (): Promise<LabExtras | null> => {
+    if (assignment.assignment) return {}; // an assignment trains on its lab's own reward and data
+    const extras: LabExtras = { dataset: accepts.dataset ? dataset?.dataset : undefined };
+    if (accepts.reward && customReward.enabled) {
+      const prepared = await customReward.prepare();
+      if ('error' in prepared) {
+        setNotices([prepared.error]);
+        return null;
+      }
+      extras.reward = prepared.reward;
+    }
+    return extras;
+  };
+  /** Starts a fresh run with these settings and the reader's extras; false if it could not start. */
+  const startRun = async (chosen: Settings): Promise<boolean> => {
+    setStarting(true);
+    try {
+      const extras = await runExtras();
+      if (extras === null) return false;
+      lab.train(chosen, backendChoice, true, extras);
+      return true;
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  // The sweep: planned runs, one after another in the worker; each run's final metrics kept, the run then reset.
+  const [sweep, setSweep] = useState<SweepProgress | null>(null);
+  const sweepStarted = useRef(-1);
+  const startSweep = (axes: SweepAxis[], runs: PlannedRun[]) => {
+    if ((hasRun || saved.length > 0) && !window.confirm(`The sweep runs ${runs.length} runs one after another and clears the runs on the charts; only the current one can be exported first (Export run). Start it?`)) return;
+    if (hasRun) lab.reset();
+    setSaved([]);
+    sweepStarted.current = -1;
+    setSweep({ axes, runs, results: [], running: true });
+  };
+  const stopSweep = () => {
+    setSweep((s) => s && { ...s, running: false });
+    lab.reset();
+  };
+  useEffect(() => {
+    if (!sweep?.running) return;
+    const i = sweep.results.length;
+    if (status.state === 'idle' && sweepStarted.current !== i) {
+      sweepStarted.current = i;
+      const chosen = sweep.runs[i].overrides as Settings;
+      runSettings.current = chosen;
+      runPreset.current = preset;
+      void startRun(chosen).then((ok) => ok || setSweep((s) => s && { ...s, running: false }));
+    } else if ((status.state === 'done' || status.state === 'failed' || status.state === 'stopped') && sweepStarted.current === i) {
+      const results = [...sweep.results, { run: sweep.runs[i], state: status.state, error: status.error ?? undefined, metrics: finalMetrics(status.history) }];
+      const more = results.length < sweep.runs.length;
+      setSweep({ ...sweep, results, running: more });
+      if (more) lab.reset(); // the last run stays on the charts
+    }
+    // It reacts to the sweep and the run's state only; the other values it reads are the current render's.
+  }, [sweep, status.state]); // eslint-disable-line react-hooks/exhaustive-deps
+
   // The comparison: presets queued to run one after another, each archived when it finishes.
   const [queue, setQueue] = useState<string[]>([]);
   // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
@@ -124,7 +195,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       setSettings(chosen);
       runSettings.current = chosen;
       runPreset.current = next;
-      lab.train(chosen, backendChoice);
+      void startRun(chosen).then((ok) => ok || setQueue([]));
     } else if (status.state === 'done' && queue.length > 1) {
       archive();
       lab.reset();
@@ -160,11 +231,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     lab.restart();
   };
   const train = () => {
-    if (status.state === 'idle') {
-      runSettings.current = settings;
-      runPreset.current = preset;
-    }
-    lab.train(settings, backendChoice, status.state === 'idle');
+    if (status.state !== 'idle') return lab.train(settings, backendChoice, false); // resume
+    runSettings.current = settings;
+    runPreset.current = preset;
+    void startRun(settings);
   };
   const reset = () => {
     archive();
@@ -199,6 +269,8 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const last = steps.at(-1)?.metrics;
   const msPerStep = last?.['timing/step_ms'] !== undefined ? Math.round(last['timing/step_ms']) : null;
   const [evalName, evalLabel, evalPercent] = evalMetric;
+  // While a run trains, starts or a sweep goes on, what the next run takes (reward, data, a sweep) stays as it is.
+  const busy = starting || Boolean(sweep?.running) || status.state === 'running';
   const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
   const stateWord = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' }[status.state];
 
@@ -206,7 +278,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     <div className="lab">
       <AssignmentBanner view={assignment} trainer={trainer} run={{ state: status.state, backend: status.backend, settings: runSettings.current, history: status.history }} requestWeights={lab.weights} />
       <div className="lab-toolbar">
-        <button type="button" className="lab-primary" onClick={train} disabled={status.state === 'running' || status.state === 'done' || status.state === 'failed'}>
+        <button type="button" className="lab-primary" onClick={train} disabled={starting || Boolean(sweep?.running) || status.state === 'running' || status.state === 'done' || status.state === 'failed'}>
           Train
         </button>
         <button type="button" onClick={lab.pause} disabled={status.state !== 'running'}>
@@ -302,12 +374,39 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         </section>
       ) : null}
 
+      {accepts.reward ? (
+        <RewardPanel reward={customReward} disabled={busy || Boolean(assignment.assignment)} note={assignment.assignment ? 'An assignment trains with its lab’s own rewards: your function is not used here.' : undefined} />
+      ) : null}
+      {accepts.dataset ? (
+        <DatasetPanel
+          kind={accepts.dataset}
+          loaded={dataset}
+          sampledCompletion={trainer === 'grpo' ? Number(settings.max_completion_length) : undefined}
+          disabled={busy || Boolean(assignment.assignment)}
+          note={assignment.assignment ? 'An assignment trains on its lab’s own data: a file is not used here.' : undefined}
+          onLoad={(next) => freshRunAllowed('the dataset') && setDataset(next)}
+        />
+      ) : null}
+      {assignment.assignment ? null : (
+        <SweepPanel
+          schema={schema}
+          fields={fields}
+          settings={settings}
+          metric={evalName}
+          sweep={sweep}
+          currentStep={steps.length}
+          disabled={busy || queue.length > 0}
+          onStart={startSweep}
+          onStop={stopSweep}
+        />
+      )}
+
       {comparison ? (
         <section className="lab-section" aria-label="Compare">
           <h3>Compare</h3>
           <p>
             {comparison.label}{' '}
-            <button type="button" onClick={startComparison} disabled={queue.length > 0 || status.state === 'running'}>
+            <button type="button" onClick={startComparison} disabled={queue.length > 0 || busy}>
               Run {comparison.presets.join(', ')}
             </button>
           </p>

@@ -8,10 +8,24 @@ import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
+import type { SandboxOutcome } from '@/lib/sandbox/outcome';
+import type { Dataset } from '@/lib/tasks/dataset';
+
+/**
+ * What a reader brings to a run: their dataset (sent whole), and whether their reward function takes part, with its
+ * weight. The function itself never enters the worker: it runs in the page's sandbox, which the worker asks for each
+ * batch's rewards ('reward-request' → 'reward-result').
+ */
+export interface RunExtras {
+  reward?: { weight: number };
+  dataset?: Dataset;
+}
 
 export type ToWorker =
   /** Start training (building the trainer first if needed), or resume a paused run. */
-  | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, FieldValue>; backend: BackendName | 'auto' }
+  | { type: 'train'; runId: number; trainer: TrainerName; overrides: Record<string, FieldValue>; backend: BackendName | 'auto'; extras?: RunExtras }
+  /** The page's answer to a 'reward-request': what the reader's function returned, or how it failed. */
+  | { type: 'reward-result'; id: number; outcome: SandboxOutcome }
   | { type: 'pause' }
   /** Run one of the trainer's actions (lib/train/trainer.ts) on the current run, between steps. */
   | { type: 'action'; runId: number; name: string }
@@ -36,6 +50,8 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   | { type: 'state'; runId: number; state: RunState; error?: string }
   | { type: 'action'; runId: number; name: string; result: ActionResult }
   | { type: 'weights'; runId: number; bytes: Uint8Array; tfjs: string }
+  /** Asks the page to run the reader's reward function (in its sandbox) on one batch: `args` = [completions, ctx]. */
+  | { type: 'reward-request'; runId: number; id: number; args: unknown[]; timeoutMs: number }
   /** A request that failed; `request` names it, so a failed weights read is not taken for any other error. */
   | { type: 'error'; runId: number; message: string; request: ToWorker['type'] };
 

@@ -12,7 +12,10 @@ import { TrainingRun } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
 import { readCheckpoint } from './checkpoints';
 import { fusedDecodingAvailable, type KernelShape } from '@/lib/models/decode-kernel/session';
-import type { FromWorker, Sampler, ToWorker } from './protocol';
+import { sandboxedReward } from '@/lib/tasks/custom-reward';
+import type { SandboxOutcome } from '@/lib/sandbox/outcome';
+import type { TrainerExtras } from '@/lib/train/trainer';
+import type { FromWorker, RunExtras, Sampler, ToWorker } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);
@@ -33,6 +36,29 @@ async function samplerOf(model: StartedTrainer<TrainerName>['trainer']['model'])
   return (await fusedDecodingAvailable(model.config as KernelShape)) ? 'fused' : 'tfjs';
 }
 
+/** Reward requests waiting for the page's answer, by id. */
+const rewardReplies = new Map<number, (outcome: SandboxOutcome) => void>();
+let nextRewardId = 1;
+
+/** The reader's reward function, as the trainer calls it: each batch goes to the page's sandbox and back. */
+function trainerExtras(runId: number, extras: RunExtras | undefined): TrainerExtras {
+  const reward = extras?.reward;
+  return {
+    dataset: extras?.dataset,
+    reward: reward && {
+      weight: reward.weight,
+      fn: sandboxedReward(
+        (args, timeoutMs) =>
+          new Promise((resolve) => {
+            const id = nextRewardId++;
+            rewardReplies.set(id, resolve);
+            post({ type: 'reward-request', runId, id, args, timeoutMs });
+          }),
+      ),
+    },
+  };
+}
+
 async function start(message: Extract<ToWorker, { type: 'train' }>) {
   if (session) {
     session.run.resume();
@@ -43,7 +69,7 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   // reader can change a setting and press Train again.
   // 'auto' starts at once on wasm; the page times the GPU backends meanwhile and may move the run (switch, below).
   const backend = message.backend === 'auto' ? { requested: 'auto' as const, order: AUTO_START_ORDER } : { requested: message.backend };
-  const started = await startTrainer(message.trainer, { overrides: message.overrides, backend, readCheckpoint });
+  const started = await startTrainer(message.trainer, { overrides: message.overrides, backend, readCheckpoint, extras: trainerExtras(runId, message.extras) });
   const { trainer } = started;
   if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks, sampler: await samplerOf(trainer.model) });
   const run = new TrainingRun(trainer, {
@@ -115,6 +141,9 @@ async function weights(message: Extract<ToWorker, { type: 'weights' }>) {
 }
 
 async function reset() {
+  // A reward request of the dropped run will never be answered by the page: end it as a failure.
+  for (const settle of rewardReplies.values()) settle({ ok: false, kind: 'crash', message: 'the run was reset' });
+  rewardReplies.clear();
   if (!session) return;
   const { run, started, finished } = session;
   session = null;
@@ -127,6 +156,13 @@ async function reset() {
 let queue: Promise<void> = Promise.resolve();
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
+  // A reward result answers a step in flight: it cannot wait in the queue (a pause or an action there waits for that step).
+  if (message.type === 'reward-result') {
+    const settle = rewardReplies.get(message.id);
+    rewardReplies.delete(message.id);
+    settle?.(message.outcome);
+    return;
+  }
   queue = queue.then(async () => {
     try {
       if (message.type === 'train') await start(message);

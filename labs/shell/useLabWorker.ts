@@ -7,7 +7,18 @@ import type { FieldValue } from '@/lib/train/config';
 import type { InspectOf, TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
+import type { SandboxOutcome } from '@/lib/sandbox/outcome';
+import type { Dataset } from '@/lib/tasks/dataset';
 import type { FromProbe, FromWorker, Sampler, ToProbe, ToWorker } from './protocol';
+
+/**
+ * What a run takes besides settings: the reader's dataset, and their reward function as a sandbox to call (the
+ * worker asks the page for each batch; the code never runs in the page or the worker).
+ */
+export interface LabExtras {
+  dataset?: Dataset;
+  reward?: { weight: number; call(args: unknown[], timeoutMs: number): Promise<SandboxOutcome> };
+}
 
 /** One step's inspector data, as trainer N's inspect() returned it. */
 export interface StepSample<N extends TrainerName> {
@@ -64,6 +75,8 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   /** An 'auto' run's probe, started once its first step is done (so it never delays that step). */
   // The probe a fresh 'auto' run asks for, with the switch margin read from storage once; it starts at the run's first log.
   const probeRequest = useRef<{ request: ToProbe; margin: number } | null>(null);
+  /** The current run's reward sandbox, which answers the worker's reward requests. */
+  const rewardCall = useRef<LabExtras['reward'] | null>(null);
 
   const stopProbe = () => {
     probe.current?.terminate();
@@ -121,6 +134,14 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
         return;
       }
       if (message.type === 'weights') return; // nobody is waiting any more
+      if (message.type === 'reward-request') {
+        const reward = rewardCall.current;
+        const answer = reward ? reward.call(message.args, message.timeoutMs) : Promise.resolve<SandboxOutcome>({ ok: false, kind: 'crash', message: 'no reward function is loaded' });
+        void answer.then((outcome) => {
+          if (message.runId === runId.current) w.postMessage({ type: 'reward-result', id: message.id, outcome } satisfies ToWorker);
+        });
+        return;
+      }
       if (message.type === 'backend' || message.type === 'switched') backendNow.current = message.backend;
       if (message.type === 'state') runState.current = message.state;
       if (message.type === 'log' && probeRequest.current) {
@@ -163,14 +184,16 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
 
   return {
     status,
-    /** Starts a run (or resumes a paused one: `fresh` false). */
-    train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto', fresh = true) {
+    /** Starts a run (or resumes a paused one: `fresh` false), with the reader's dataset and reward function if given. */
+    train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto', fresh = true, extras: LabExtras = {}) {
       if (fresh && backend === 'auto') {
         const { software, margin } = parseProbeOptions(readStorage(PROBE_STORAGE_KEY));
         probeRequest.current = { request: { trainer, overrides, software }, margin };
       }
       setStatus((s) => ({ ...s, state: 'running', error: null }));
-      send({ type: 'train', runId: runId.current, trainer, overrides, backend });
+      if (!fresh) return send({ type: 'train', runId: runId.current, trainer, overrides, backend });
+      rewardCall.current = extras.reward ?? null;
+      send({ type: 'train', runId: runId.current, trainer, overrides, backend, extras: { dataset: extras.dataset, reward: extras.reward && { weight: extras.reward.weight } } });
     },
     pause: () => send({ type: 'pause' }),
     /** Asks the trainer to run one of its actions; the result arrives in status.actions[name]. */

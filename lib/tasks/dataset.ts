@@ -108,9 +108,6 @@ export function parseDataset(text: string, kind: DatasetKind): Dataset {
     records.push({ ...record, line, split } as PromptAnswerRecord | PreferenceRecord);
   });
   if (records.length === 0) throw new DatasetError(`the file has no records; each line is one object like ${EXAMPLE_LINE[kind]}`);
-  const count = (split: Split) => records.filter((r) => r.split === split).length;
-  if (count('train') === 0) throw new DatasetError('no line is for training: every line has "split": "test"');
-  if (count('test') === 0) throw new DatasetError(`no line is held out for evaluation: add "split": "test" to some lines (by default about ${DATASET_HELD_OUT_FRACTION * 100}% of prompts are, by a hash, and none of these ${records.length} were)`);
   return { kind, records } as Dataset;
 }
 
@@ -143,9 +140,17 @@ export interface ModelLimits {
  * Checks a dataset against the model it will train. Every character must be in the vocabulary. Prompts are padded to
  * the longest one (createDatasetTask), so each row needs 1 (BOS) + the longest prompt + its completion positions,
  * less one (the last token is never an input): with `sampledCompletion` (GRPO samples up to max_completion_length
- * tokens) that many, otherwise the row's own text plus EOS. Throws a DatasetError naming the first line that breaks.
+ * tokens) that many, otherwise the row's own text plus EOS. Last, the file must hold lines to train on and lines to
+ * hold out. Throws a DatasetError naming the first line that breaks a rule.
  */
 export function checkFits(dataset: Dataset, limits: ModelLimits, sampledCompletion?: number): void {
+  checkLines(dataset, limits, sampledCompletion);
+  const count = (split: Split) => dataset.records.filter((r) => r.split === split).length;
+  if (count('train') === 0) throw new DatasetError('no line is for training: every line has "split": "test"');
+  if (count('test') === 0) throw new DatasetError(`no line is held out for evaluation: add "split": "test" to some lines (by default about ${DATASET_HELD_OUT_FRACTION * 100}% of prompts are, by a hash, and none of these ${dataset.records.length} were)`);
+}
+
+function checkLines(dataset: Dataset, limits: ModelLimits, sampledCompletion?: number): void {
   const known = new Set(limits.chars);
   for (const record of dataset.records) {
     const fields: [string, string][] = [['prompt', record.prompt], ...completions(dataset, record)];

@@ -50,10 +50,8 @@ describe('parseDataset', () => {
     expect(refused(JSON.stringify(train('1+1=', '2')), 'preference')).toBe('line 1: unknown field "answer" (the fields are prompt, chosen, rejected, split)');
   });
 
-  it('needs something to train on and something held out', () => {
+  it('needs records', () => {
     expect(refused('\n\n')).toMatch(/^the file has no records/);
-    expect(refused(lines(test('1+1=', '2')))).toBe('no line is for training: every line has "split": "test"');
-    expect(refused(lines(train('1+1=', '2'), train('1+2=', '3')))).toMatch(/^no line is held out for evaluation: add "split": "test"/);
   });
 
   it('splits lines without a split by a hash of the prompt: about 10%, the same prompt always on the same side', () => {
@@ -84,6 +82,13 @@ describe('checkFits (the arithmetic models: their vocabulary, a context of 22)',
 
   it('knows the models it checks against', () => {
     expect(limits).toEqual({ chars: '0123456789+-*=# ,[]', contextLength: 22 });
+  });
+
+  it('needs something to train on and something held out, once every line is checked', () => {
+    expect(misfit(data(test('1+1=', '2')))).toBe('no line is for training: every line has "split": "test"');
+    expect(misfit(data(train('1+1=', '2'), train('1+2=', '3')))).toMatch(/^no line is held out for evaluation: add "split": "test"/);
+    // A bad line is named first: it is what the reader must fix.
+    expect(misfit(data(train('1+1=', '2'), train('one', '3')))).toMatch(/^line 2: "prompt" has the character "o"/);
   });
 
   it('names the line and the character the vocabulary lacks', () => {

@@ -109,13 +109,13 @@ function reward(completions, ctx) {
   },
   hackable: {
     title: 'Hackable (deliberately flawed)',
-    source: `// DELIBERATELY FLAWED: meant as "the right answer appears in the completion", it pays 1 whenever the
-// answer's digits appear anywhere after "####", as a substring. "#### 5257" contains 52 and 25:
-// longer answers cover more truths, so the policy learns to pad them while real accuracy falls.
+    source: `// DELIBERATELY FLAWED: a one-character bug. It was meant to pay 1 when the answer equals the truth,
+// but compares with >= : every over-estimate earns full marks too. Run it with correctness at weight 0,
+// watch rewards/custom/mean climb while held-out accuracy falls, then fix it (===) and run again.
 function reward(completions, ctx) {
   return completions.map((text, i) => {
-    const after = text.split('####')[1] ?? '';
-    return after.includes(ctx.answers[i]) ? 1 : 0;
+    const match = /####\\s*(-?\\d+)/.exec(text);
+    return match !== null && Number(match[1]) >= Number(ctx.answers[i]) ? 1 : 0;
   });
 }
 `,

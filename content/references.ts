@@ -94,6 +94,8 @@ export const references: readonly Reference[] = [
   { id: 'chen2021evaluating', authors: 'Chen, M., Tworek, J., Jun, H., et al.', year: 2021, title: 'Evaluating Large Language Models Trained on Code', arxiv: '2107.03374' },
   { id: 'wang2022self', authors: 'Wang, X., Wei, J., Schuurmans, D., et al.', year: 2022, title: 'Self-Consistency Improves Chain of Thought Reasoning in Language Models', arxiv: '2203.11171' },
   { id: 'zhang2024careful', authors: 'Zhang, H., Da, J., Lee, D., et al.', year: 2024, title: 'A Careful Examination of Large Language Model Performance on Grade School Arithmetic', arxiv: '2405.00332' },
+  { id: 'henderson2018deep', authors: 'Henderson, P., Islam, R., Bachman, P., et al.', year: 2018, title: 'Deep Reinforcement Learning that Matters', note: 'AAAI 2018', arxiv: '1709.06560' },
+  { id: 'agarwal2021deep', authors: 'Agarwal, R., Schwarzer, M., Castro, P. S., et al.', year: 2021, title: 'Deep Reinforcement Learning at the Edge of the Statistical Precipice', note: 'NeurIPS 2021', arxiv: '2108.13264' },
   { id: 'yue2025reinforcement', authors: 'Yue, Y., Chen, Z., Lu, R., et al.', year: 2025, title: 'Does Reinforcement Learning Really Incentivize Reasoning Capacity in LLMs Beyond the Base Model?', arxiv: '2504.13837' },
   { id: 'deepseek2025r1-nature', authors: 'DeepSeek-AI', year: 2025, title: 'DeepSeek-R1 incentivizes reasoning in LLMs through reinforcement learning', note: 'Nature', url: 'https://www.nature.com/articles/s41586-025-09422-z' },
   { id: 'trl-grpo-source', authors: 'Hugging Face', title: 'TRL v1.9.0 source: GRPOConfig and GRPOTrainer', url: 'https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_config.py', also: ['https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_trainer.py'] },

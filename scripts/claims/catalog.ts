@@ -4,12 +4,17 @@
  * run inside `npm test` (tests/unit/claims.test.ts). A claim that fails at this scale is rewritten to what is measured,
  * never loosened until it passes.
  */
+import fs from 'node:fs';
+import type { RewardExampleName } from '@/lib/tasks/custom-reward';
 import type { TrainerName } from '@/lib/train/registry';
 import type { LogLine } from '@/lib/train/run';
+import { finalMetrics, planSweep, summarize, type SweepAxis } from '@/lib/train/sweep';
 
 export interface ClaimRun {
   trainer: TrainerName;
   preset?: string;
+  /** One of the reward editor's examples as the reader's reward function, with its weight (run in the Node sandbox). */
+  reward?: { example: RewardExampleName; weight: number };
   overrides?: Record<string, unknown>;
   steps: number;
   evalEvery: number;
@@ -53,6 +58,19 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f = (x: number, digits = 3) => x.toFixed(digits);
 
 const grpo = (steps: number, overrides: Record<string, unknown> = {}, preset?: string): ClaimRun => ({ trainer: 'grpo', preset, overrides, steps, evalEvery: steps });
+
+/**
+ * Whether a chapter prints `snippet` word for word. The claims below build their chapter's sentences and tables from
+ * the numbers they measure: a number changed in the prose, or a run that now gives another one, fails the claim.
+ */
+const prints = (chapter: string, snippet: string) => fs.readFileSync(`content/chapters/${chapter}`, 'utf8').includes(snippet);
+const printedFigure = (chapter: string, snippet: string) => (prints(chapter, snippet) ? '' : `; ${chapter} does not print: ${snippet}`);
+
+/** Chapter 7's sweep: learning_rate × three seeds, 20 GRPO steps each from the SFT checkpoint, planned as `npm run sweep` plans it. */
+const LR_AXIS: SweepAxis = { field: 'learning_rate', values: [1e-4, 3e-4, 1e-3] };
+const LR_LABEL: Record<number, string> = { 1e-4: '1e-4', 3e-4: '3e-4', 1e-3: '1e-3' };
+const LR_SWEEP = planSweep({}, [LR_AXIS], [0, 1, 2]);
+const sweepKey = (values: unknown[], seed: number) => `lr=${String(values[0])}/seed=${seed}`;
 
 export const CLAIMS: Claim[] = [
   {
@@ -158,6 +176,45 @@ export const CLAIMS: Claim[] = [
       const [r0, r1] = [mean(firstSteps(run, 6), 'reward'), mean(run, 'reward', 5)];
       const acc = last(run)['eval/accuracy'];
       return { holds: r1 > r0 && r1 > 0.8 && acc < 0.05, figure: `reward ${f(r0, 2)} → ${f(r1, 2)}; held-out accuracy ${pct(acc)} at step 40` };
+    },
+  },
+  {
+    id: 'grpo-custom-reward-hack',
+    text: 'The reward editor’s hackable example (>= where === was meant), as the only correctness reward: rewards/custom/mean climbs while held-out accuracy falls to 0 by step 10; chapter 6 prints the figures.',
+    where: 'chapter 6 (writing your own reward); the reward editor’s hackable example',
+    fast: true,
+    runs: { run: { trainer: 'grpo', overrides: { reward_weight_correctness: 0 }, reward: { example: 'hackable', weight: 1 }, steps: 20, evalEvery: 10 } },
+    check: ({ run }) => {
+      const [c1, c20] = [mean(firstSteps(run, 1), 'rewards/custom/mean'), mean(run, 'rewards/custom/mean', 5)];
+      const [a0, a10, a20] = [0, 10, 20].map((s) => evalAt(run, s)['eval/accuracy']);
+      const sentence = `the hackable reward's mean (\`rewards/custom/mean\`) went from ${f(c1, 2)} at the first step to ${f(c20, 2)} over the last five, while held-out accuracy fell from ${pct(a0)} to ${pct(a10)} at step 10 and ${pct(a20)} at step 20`;
+      return {
+        holds: c20 > c1 + 0.3 && a10 < 0.02 && a20 < 0.02 && prints('06-grpo.mdx', sentence),
+        figure: `rewards/custom/mean ${f(c1, 2)} → ${f(c20, 2)}; held-out accuracy ${pct(a0)} → ${pct(a10)} (step 10) → ${pct(a20)} (step 20)${printedFigure('06-grpo.mdx', sentence)}`,
+      };
+    },
+  },
+  {
+    id: 'grpo-lr-sweep-seed-variance',
+    text: 'A learning-rate sweep over three seeds: 1e-4 and 3e-4 overlap within their seed-to-seed spread (one seed ranks them one way, another the other), while 1e-3 is far below both; chapter 7 prints the table.',
+    where: 'chapter 7 (sweeps and seed variance); npm run sweep',
+    fast: true,
+    runs: Object.fromEntries(LR_SWEEP.map((r) => [sweepKey(r.values, r.seed), { trainer: 'grpo', overrides: { learning_rate: r.values[0], seed: r.seed }, steps: 20, evalEvery: 20 } satisfies ClaimRun])),
+    check: (histories) => {
+      const results = LR_SWEEP.map((run) => ({ run, state: 'done', metrics: finalMetrics(histories[sweepKey(run.values, run.seed)]) }));
+      const groups = summarize(results, 'eval/accuracy');
+      const at = (lr: number, seed: number) => groups.find((g) => g.values[0] === lr)!.points.find((p) => p.seed === seed)!.value;
+      const rows = groups.map((g) => `| ${LR_LABEL[g.values[0] as number]} | ${g.points.map((p) => pct(p.value)).join(' | ')} | ${pct(g.mean)} ± ${(100 * g.std).toFixed(1)} |`);
+      const [lo, mid, hi] = groups;
+      // Seed by seed, which of 1e-4 and 3e-4 comes out ahead, and by how much.
+      const gaps = [0, 1, 2].map((s) => 100 * (at(3e-4, s) - at(1e-4, s)));
+      const sentence = `Seed 0 alone would rank 3e-4 ahead of 1e-4 by ${gaps[0].toFixed(1)} points; seed 1 would rank it behind by ${(-gaps[1]).toFixed(1)}`;
+      const printed = [...rows, sentence].filter((s) => !prints('07-pipeline.mdx', s));
+      return {
+        // "worse than the other two on every seed"; "their means differ by less than either one's standard deviation"
+        holds: gaps[0] > 0 && gaps[1] < 0 && Math.abs(mid.mean - lo.mean) < Math.min(lo.std, mid.std) && Math.max(...hi.points.map((p) => p.value)) < Math.min(...[lo, mid].flatMap((g) => g.points.map((p) => p.value))) && printed.length === 0,
+        figure: `${groups.map((g) => `${LR_LABEL[g.values[0] as number]}: ${pct(g.mean)} ± ${(100 * g.std).toFixed(1)}`).join('; ')}${printed.length ? `; 07-pipeline.mdx does not print: ${printed.join(' / ')}` : ''}`,
+      };
     },
   },
   {

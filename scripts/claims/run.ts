@@ -8,6 +8,9 @@ import { trainerSettings } from '@/lib/train/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/train/start';
 import { errorMessage } from '@/lib/errors';
+import { createNodeSandbox } from '@/lib/sandbox/node';
+import { asRewardModule, REWARD_EXAMPLES, REWARD_TIME_LIMIT_MS, sandboxedReward } from '@/lib/tasks/custom-reward';
+import type { TrainerExtras } from '@/lib/train/trainer';
 import type { Claim, ClaimRun, Verdict } from './catalog';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(path.join('public', file)));
@@ -16,7 +19,18 @@ async function execute(run: ClaimRun): Promise<LogLine[]> {
   const preset = run.preset ? trainerSettings(run.trainer).presets[run.preset] : undefined;
   if (run.preset && !preset) throw new Error(`${run.trainer} has no preset "${run.preset}"`);
   const overrides = { ...(preset?.overrides ?? {}), ...(run.overrides ?? {}), max_steps: run.steps, eval_steps: run.evalEvery };
-  const { trainer } = await startTrainer(run.trainer, { overrides, readCheckpoint });
+  // A reader's reward function runs as the CLI runs a reward file: in the Node sandbox.
+  const sandbox = run.reward ? createNodeSandbox() : null;
+  const extras: TrainerExtras = {};
+  if (sandbox && run.reward) {
+    const loaded = await sandbox.load(asRewardModule(REWARD_EXAMPLES[run.reward.example].source), 'default', REWARD_TIME_LIMIT_MS);
+    if (!loaded.ok) throw new Error(`the ${run.reward.example} example does not load: ${loaded.message}`);
+    extras.reward = { fn: sandboxedReward((args, ms) => sandbox.call(args, ms)), weight: run.reward.weight };
+  }
+  const { trainer } = await startTrainer(run.trainer, { overrides, readCheckpoint, extras }).catch((error: unknown) => {
+    sandbox?.dispose();
+    throw error;
+  });
   try {
     const training = new TrainingRun(trainer, { maxSteps: run.steps, evalEvery: run.evalEvery });
     const state = await training.run();
@@ -24,6 +38,7 @@ async function execute(run: ClaimRun): Promise<LogLine[]> {
     return training.history;
   } finally {
     trainer.dispose();
+    sandbox?.dispose();
   }
 }
 

@@ -8,6 +8,7 @@
  * user can reach the editor before it has loaded: focus moves into the editor when it arrives.
  */
 import { useEffect, useRef, useState } from 'react';
+import './code-editor.css';
 
 export interface CodeEditorProps {
   /** The accessible name of the editable area, e.g. "Reward function". */
@@ -22,8 +23,8 @@ export interface CodeEditorProps {
 type View = import('@codemirror/view').EditorView;
 
 async function createView(parent: HTMLElement, props: { label: string; value: string; readOnly: boolean }, onChange: (value: string) => void): Promise<View> {
-  const [{ EditorView, keymap, lineNumbers, drawSelection, highlightActiveLine }, { EditorState }, { defaultKeymap, history, historyKeymap }, { javascript }, { bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentOnInput }] =
-    await Promise.all([import('@codemirror/view'), import('@codemirror/state'), import('@codemirror/commands'), import('@codemirror/lang-javascript'), import('@codemirror/language')]);
+  const [{ EditorView, keymap, lineNumbers, drawSelection, highlightActiveLine }, { EditorState }, { defaultKeymap, history, historyKeymap }, { javascript }, { bracketMatching, syntaxHighlighting, indentOnInput }, { classHighlighter }] =
+    await Promise.all([import('@codemirror/view'), import('@codemirror/state'), import('@codemirror/commands'), import('@codemirror/lang-javascript'), import('@codemirror/language'), import('@lezer/highlight')]);
   return new EditorView({
     parent,
     state: EditorState.create({
@@ -35,7 +36,9 @@ async function createView(parent: HTMLElement, props: { label: string; value: st
         highlightActiveLine(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        // Token classes (tok-keyword…) coloured by code-editor.css in both themes: CodeMirror's default colours are
+        // for a light background and fail contrast on a dark one.
+        syntaxHighlighting(classHighlighter),
         javascript(),
         keymap.of([...defaultKeymap, ...historyKeymap]),
         EditorState.readOnly.of(props.readOnly),

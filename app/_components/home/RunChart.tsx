@@ -12,7 +12,7 @@ export function RunChart() {
   const baseline = height - bottom;
   return (
     <figure className="run-chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="run-chart-title run-chart-desc">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="run-chart-title" aria-describedby="run-chart-desc">
         <title id="run-chart-title">{`A recorded run of the ${lab.title} lab (preset ${run.preset}, seed ${run.seed})`}</title>
         <desc id="run-chart-desc">{chart.description}</desc>
         {chart.yTicks.map((t) => (

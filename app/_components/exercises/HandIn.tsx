@@ -25,16 +25,28 @@ export function HandIn() {
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
+  // The link's assignment, read again if the reader pastes another link into the address bar (a hash change).
   useEffect(() => {
-    if (!new URLSearchParams(window.location.hash.slice(1)).has(LINK_KEY)) return setView({ kind: 'none' });
-    readAssignmentFragment(window.location.hash).then(
-      (assignment) => {
-        if (!assignment) setView({ kind: 'none' });
-        else if (!assignment.exercises?.length) setView({ kind: 'error', message: 'This assignment lists no code exercises: hand it in from its lab.' });
-        else setView({ kind: 'ready', assignment });
-      },
-      (error: unknown) => setView({ kind: 'error', message: `This link’s assignment cannot be used (${errorMessage(error)}). Ask your instructor for the link again.` }),
-    );
+    let latest = 0;
+    const read = () => {
+      const mine = ++latest;
+      const settle = (next: View) => mine === latest && setView(next);
+      if (!new URLSearchParams(window.location.hash.slice(1)).has(LINK_KEY)) return settle({ kind: 'none' });
+      readAssignmentFragment(window.location.hash).then(
+        (assignment) => {
+          if (!assignment) settle({ kind: 'none' });
+          else if (!assignment.exercises?.length) settle({ kind: 'error', message: 'This assignment lists no code exercises: hand it in from its lab.' });
+          else settle({ kind: 'ready', assignment });
+        },
+        (error: unknown) => settle({ kind: 'error', message: `This link’s assignment cannot be used (${errorMessage(error)}). Ask your instructor for the link again.` }),
+      );
+    };
+    read();
+    window.addEventListener('hashchange', read);
+    return () => {
+      latest = -1;
+      window.removeEventListener('hashchange', read);
+    };
   }, []);
   const hear = useCallback((id: string) => (code: string) => setSources((all) => (all[id] === code ? all : { ...all, [id]: code })), []);
   const [listeners] = useState(() => new Map<string, (code: string) => void>());

@@ -22,7 +22,7 @@ export const labs = [
   {
     slug: 'agent',
     title: 'An agent learns to use a calculator',
-    summary: 'A tiny model answers 3-digit products over several turns: it may call a calculator, read its answer, then reply. GRPO teaches it to call the calculator on every problem (the episodes that call earn more); the trajectory viewer shows which tokens it is trained on.',
+    summary: 'A tiny model answers 3-digit products over several turns: it may call a calculator, read its answer, then reply. GRPO teaches it to call the calculator on every problem (the episodes that call earn more), to plan two calls when a problem has two operations (multi_step), and to call again after a failed call (retry); the trajectory viewer shows every call and reply, and which tokens it is trained on.',
     chapter: 'agentic-rl',
     trainer: 'agent',
   },

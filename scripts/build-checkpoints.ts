@@ -7,6 +7,9 @@
  *                                  the LoRA lab watches while it fine-tunes on subtraction.
  *   public/models/agent-sft.arlw   the agent model (seed 0) after SFT on calculator demonstrations, 40% of them with a
  *                                  call: it calls the tool sometimes, not reliably, so GRPO can learn when to call.
+ *   public/models/agent-multistep-sft.arlw  the two-step agent model (seed 0) after SFT on demonstrations, half of
+ *                                  them with the two-call plan, some of those with a failed call made again or given
+ *                                  up on: it plans sometimes and rarely recovers, so GRPO can teach both.
  * Prints each SFT run as JSON lines and its final held-out metrics.
  */
 import fs from 'node:fs';
@@ -16,7 +19,7 @@ import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
 import { agentSftSource } from '@/lib/train/agent-trainer';
 import { resolve } from '@/lib/train/config';
-import { agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
+import { AGENT_MULTISTEP_SFT, agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
 import { TrainingRun, type StepTrainer } from '@/lib/train/run';
 import { sftSchema } from '@/lib/train/sft-config';
 import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
@@ -68,3 +71,12 @@ await run('agent-sft', agentSft, AGENT_SFT.steps, 100);
 await write(agent, CHECKPOINTS.agent_sft);
 agentSft.dispose();
 agent.dispose();
+
+const twoStep = createAgentLabTask('two_step');
+const planner = createTinyLM(agentModelConfig(twoStep), 0);
+const { steps: plannerSteps, ...mix } = AGENT_MULTISTEP_SFT;
+const plannerSft = sftTrainerOn(planner, agentSftSource(twoStep, { ...mix, evalSamples: 200, maxCalls: 3 }), resolve(sftSchema, { max_steps: plannerSteps, seed: 0 }));
+await run('agent-multistep-sft', plannerSft, plannerSteps, 100);
+await write(planner, CHECKPOINTS.agent_multistep_sft);
+plannerSft.dispose();
+planner.dispose();

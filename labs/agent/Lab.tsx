@@ -6,13 +6,15 @@ import { TrajectoryViewer } from './TrajectoryViewer';
 const AGENT_LAB: LabDefinition<'agent'> = {
   trainer: 'agent',
   fields: [
-    'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'use_tools', 'max_tool_calling_iterations',
-    'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
+    'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'task', 'use_tools', 'max_tool_calling_iterations',
+    'tool_failure_rate', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
     'beta', 'epsilon', 'temperature', 'loss_type', 'scale_rewards', 'max_completion_length', 'eval_steps', 'seed',
   ],
   charts: [
     { title: 'Held-out accuracy (all, hard products, times-table facts)', metrics: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy'], kind: 'eval', domain: [0, 1] },
     { title: 'Held-out tool use (share of episodes that call, by kind)', metrics: ['eval/tool_call_rate_hard', 'eval/tool_call_rate_easy'], kind: 'eval', domain: [0, 1] },
+    { title: 'Calls per episode (held-out)', metrics: ['eval/calls_per_episode'], kind: 'eval' },
+    { title: 'After a failed call: calls again, and calls again then answers right (held-out)', metrics: ['eval/retry_rate', 'eval/recovery_rate'], kind: 'eval', domain: [0, 1] },
     { title: 'Reward (mean and std)', metrics: ['reward', 'reward_std'], kind: 'train' },
     { title: 'Calls per episode, and the share that failed (training)', metrics: ['tools/call_frequency', 'tools/failure_frequency'], kind: 'train' },
     { title: 'Log-prob of the calculator’s tokens under the policy', metrics: ['observations/mean_logprob'], kind: 'train' },

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { CALCULATOR_ERROR } from '@/lib/tasks/environment';
 import type { AgentEpisode } from '@/lib/train/agent-trainer';
 import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
@@ -9,20 +10,30 @@ import type { StepSample } from '../shell/useLabWorker';
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 const shown = (t: string) => (t === '<eos>' ? '⏎' : t === ' ' ? '␣' : t);
 
-/** An episode cut into turns: runs of tokens written by the same side (the policy, or the calculator). */
-function turns(e: AgentEpisode): { role: AgentEpisode['roles'][number]; tokens: string[] }[] {
-  const out: { role: AgentEpisode['roles'][number]; tokens: string[] }[] = [];
+type Turn = { role: AgentEpisode['roles'][number]; tokens: string[]; call: number };
+
+/**
+ * An episode cut into turns: runs of tokens written by the same side (the policy, or the calculator). Each of the
+ * calculator's turns is the reply to one call, numbered from 1.
+ */
+function turns(e: AgentEpisode): Turn[] {
+  const out: Turn[] = [];
+  let calls = 0;
   e.tokens.forEach((t, i) => {
     const role = e.roles[i];
     if (out.at(-1)?.role === role) out.at(-1)!.tokens.push(t);
-    else out.push({ role, tokens: [t] });
+    else out.push({ role, tokens: [t], call: role === 'observation' ? ++calls : calls });
   });
   return out;
 }
 
+/** The calculator's error reply, "=?": the call failed (malformed, too many operations, or a random failure). */
+const failed = (turn: Turn) => turn.role === 'observation' && turn.tokens.join('') === CALCULATOR_ERROR;
+
 /**
- * Pick a step and a prompt; see each episode of its group turn by turn: the policy's tokens, its call, the
- * calculator's answer (marked as not trained on, unless the masking bug is on), the rewards and the advantage.
+ * Pick a step and a prompt; see each episode of its group turn by turn: the policy's tokens, every call and the
+ * calculator's reply to it (marked as not trained on, unless the masking bug is on; a failed call's "=?" marked as
+ * failed), the rewards and the advantage.
  */
 export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }) {
   const id = useId();
@@ -54,7 +65,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
       </div>
       <p className="inspector-legend">
         <span className="tok">7</span> the policy&apos;s tokens (trained on) · <span className="tok tok-observation">=</span> the calculator&apos;s
-        answer ({observationNote}) · ⏎ end of episode
+        answer ({observationNote}) · <span className="tok tok-observation tok-failed">=?</span> a failed call · ⏎ end of episode
       </p>
       <div className="inspector-scroll">
         <table className="inspector-table">
@@ -72,10 +83,19 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
                 <th scope="row">{i + 1}</th>
                 <td className="tokens">
                   {turns(e).map((turn, k) => (
-                    <span key={k} className={`turn turn-${turn.role}`} data-role={turn.role}>
-                      {turn.role === 'observation' ? <span className="sr-only">calculator, {data.trainedOnObservations ? 'trained on' : 'not trained on'}: </span> : null}
+                    <span key={k} className={`turn turn-${turn.role}${failed(turn) ? ' turn-failed' : ''}`} data-role={turn.role} data-call={turn.role === 'observation' ? turn.call : undefined}>
+                      {turn.role === 'observation' ? (
+                        <span className="sr-only">
+                          calculator&apos;s reply to call {turn.call}
+                          {failed(turn) ? ', the call failed' : ''}, {data.trainedOnObservations ? 'trained on' : 'not trained on'}:{' '}
+                        </span>
+                      ) : null}
                       {turn.tokens.map((t, j) => (
-                        <span key={j} className={turn.role === 'observation' ? 'tok tok-observation' : 'tok'} title={turn.role === 'observation' ? `"${t}" from the calculator (${observationNote})` : `"${t}" by the policy (trained on)`}>
+                        <span
+                          key={j}
+                          className={turn.role === 'observation' ? `tok tok-observation${failed(turn) ? ' tok-failed' : ''}` : 'tok'}
+                          title={turn.role === 'observation' ? `"${t}" from the calculator, reply to call ${turn.call}${failed(turn) ? ': the call failed' : ''} (${observationNote})` : `"${t}" by the policy (trained on)`}
+                        >
                           {shown(t)}
                         </span>
                       ))}
@@ -84,7 +104,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
                 </td>
                 <td>
                   {e.calls}
-                  {e.failures > 0 ? ` (${e.failures} malformed)` : ''}
+                  {e.failures > 0 ? ` (${e.failures} failed${e.retried ? ', called again' : ''})` : ''}
                 </td>
                 <RewardCells rewards={e.rewards} total={e.total} advantage={e.advantage} format={fmt} />
               </tr>

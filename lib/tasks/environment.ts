@@ -25,6 +25,17 @@ export interface CalculatorOptions {
   maxResultDigits?: number;
   /** Calls answered per episode (TRL's max_tool_calling_iterations); a call beyond this ends the episode. */
   maxCalls?: number;
+  /**
+   * Operations one call may hold: "[347*6]" is one, "[347*6+58]" two. A longer call gets the error reply, so a
+   * two-operation problem takes two calls (the two-step task sets 1). Default: any number.
+   */
+  maxOperations?: number;
+  /**
+   * Calls that fail although well formed (a flaky tool): given the episode's text up to and including the call's
+   * "]", true means the calculator answers with the error reply. Must be a pure function of the text, so that a
+   * seed reproduces the failures (lib/tasks/agent.ts: randomCallFailures).
+   */
+  fails?: (episodeText: string) => boolean;
 }
 
 /** What the calculator answers to a malformed call: the policy sees it failed, and the run goes on. */
@@ -44,17 +55,25 @@ export function createCalculatorEnv(tokenizer: CharTokenizer, opts: CalculatorOp
   const error = tokenizer.encode(CALCULATOR_ERROR); // throws, naming '?', for a tokenizer that lacks it
   const maxDigits = opts.maxResultDigits ?? CALCULATOR_MAX_RESULT_DIGITS;
   const maxCalls = opts.maxCalls ?? Infinity;
+  const maxOperations = opts.maxOperations ?? Infinity;
   return {
     respond(completion) {
       if (completion[completion.length - 1] !== close) return null;
       const calls = completion.filter((t) => t === close).length;
       if (calls > maxCalls) return { tokens: [], done: true };
       const start = completion.lastIndexOf(open, completion.length - 2);
-      const value = start < 0 ? null : evaluate(tokenizer.decode(completion.slice(start + 1, completion.length - 1)));
+      const expr = start < 0 ? '' : tokenizer.decode(completion.slice(start + 1, completion.length - 1));
+      const value = operations(expr) > maxOperations ? null : evaluate(expr);
       if (value == null || String(Math.abs(value)).length > maxDigits) return { tokens: error, done: false };
+      if (opts.fails?.(tokenizer.decode(completion))) return { tokens: error, done: false };
       return { tokens: tokenizer.encode(`=${value}`), done: false };
     },
   };
+}
+
+/** Binary operators in a call's expression: "347*6" has 1, "347*6+58" 2, "-3*-4" 1 (a sign is not an operation). */
+export function operations(expr: string): number {
+  return (expr.match(/\d[+\-*]/g) ?? []).length;
 }
 
 /** Evaluates "12+3*4-5" (integers, + - *, * binds tighter). Returns null if malformed. */
@@ -96,9 +115,15 @@ export function replayEpisode(env: ToolEnvironment, tokenizer: CharTokenizer, po
   return { completion, mask };
 }
 
-/** Calls, failed calls ("=?") and policy turns in an episode's text, e.g. "[347*6]=2082 #### 2082". */
-export function toolStats(text: string): { calls: number; failures: number; turns: number } {
+/**
+ * Calls, failed calls ("=?") and policy turns in an episode's text, e.g. "[347*6]=2082 #### 2082"; and whether the
+ * policy called again after its first failed call (`retried`: a bracket closed after the first "=?", answered or
+ * not: "[347*6]=? [347*6]=2082 #### 2082" retried, "[347*6]=? #### 2082" did not).
+ */
+export function toolStats(text: string): { calls: number; failures: number; turns: number; retried: boolean } {
   const calls = (text.match(/\]=/g) ?? []).length;
   const failures = text.split(CALCULATOR_ERROR).length - 1;
-  return { calls, failures, turns: calls + 1 };
+  const firstFailure = text.indexOf(CALCULATOR_ERROR);
+  const retried = firstFailure >= 0 && text.includes(']', firstFailure);
+  return { calls, failures, turns: calls + 1, retried };
 }

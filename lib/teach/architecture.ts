@@ -28,7 +28,8 @@ export function architectureProblem(trainer: TrainerName, config: Record<string,
     }
     if (file.kind !== 'tiny-lm') return `the weights are a '${file.kind}' model; ${trainer} trains a 'tiny-lm'`;
     const header = resolveConfig(checkTinyLMHeader(file.config, table));
-    const expected = resolveConfig(trainer === 'agent' ? agentModelConfig(createAgentLabTask()) : labModelConfig(createLabTask()));
+    const agentTask = trainer === 'agent' ? createAgentLabTask(config.task === 'two_step' ? 'two_step' : 'product') : null;
+    const expected = resolveConfig(agentTask ? agentModelConfig(agentTask) : labModelConfig(createLabTask()));
     for (const key of [...ARCH_FIELDS, 'value_head'] as const) {
       if (header[key] !== expected[key]) return `${key} is ${header[key]} in the weights but ${expected[key]} in the lab's model`;
     }

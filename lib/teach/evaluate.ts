@@ -9,8 +9,7 @@
 import { loadActorCritic, loadTinyLM } from '@/lib/models/checkpoint';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
-import { agentEnvironment } from '@/lib/tasks/agent';
-import { evaluateAgent, resolveAgentConfig } from '@/lib/train/agent-trainer';
+import { agentEvalEnvironment, evaluateAgent, resolveAgentConfig } from '@/lib/train/agent-trainer';
 import { resolve, type FieldValue } from '@/lib/train/config';
 import { dpoSchema } from '@/lib/train/dpo-config';
 import { resolveGrpoConfig } from '@/lib/train/grpo-trainer';
@@ -42,9 +41,8 @@ async function withModel<M extends { dispose(): void }>(model: M, body: (model: 
 async function evaluateLm(trainer: Exclude<TrainerName, 'ppo'>, model: TinyLM, config: Record<string, FieldValue>, set: EvalSet): Promise<Metrics> {
   if (trainer === 'agent') {
     const c = resolveAgentConfig(config);
-    const task = createAgentLabTask();
-    const env = c.use_tools ? agentEnvironment(task, c.max_tool_calling_iterations) : undefined;
-    return evaluateAgent(model, task, problemsOf(task, set, c.eval_samples), env, c.max_completion_length);
+    const task = createAgentLabTask(c.task);
+    return evaluateAgent(model, task, problemsOf(task, set, c.eval_samples), agentEvalEnvironment(task, c), c.max_completion_length);
   }
   if (trainer === 'sft') {
     const c = resolve(sftSchema, config);

@@ -19,7 +19,7 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
   sft: ['eval/accuracy', 'eval/format', 'eval/old_task_accuracy'],
   grpo: ['eval/accuracy', 'eval/format'],
   dpo: ['eval/accuracy', 'eval/format'],
-  agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns'],
+  agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns', 'eval/calls_per_episode', 'eval/retry_rate', 'eval/recovery_rate'],
   ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
 };
 

@@ -1,6 +1,7 @@
+import { AGENT_TASKS } from '@/lib/tasks/agent';
 import type { Presets, Schema } from './config';
 import { grpoSchema } from './grpo-config';
-import { AGENT_MAX_COMPLETION } from './lab-setup';
+import { AGENT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION } from './lab-setup';
 
 /**
  * The agent lab: GRPO (GRPOConfig's names, TRL v1.9) on multi-turn episodes with a calculator tool. The GRPO fields
@@ -10,7 +11,12 @@ export const agentSchema = {
   learning_rate: { ...grpoSchema.learning_rate, default: 3e-4, reason: 'As the arithmetic lab: from the shipped checkpoint it lifts held-out accuracy from 46% to 98% in 10 steps.' },
   per_device_train_batch_size: grpoSchema.per_device_train_batch_size,
   num_generations: grpoSchema.num_generations,
-  max_completion_length: { ...grpoSchema.max_completion_length, default: AGENT_MAX_COMPLETION, max: AGENT_MAX_COMPLETION, reason: 'Tokens after the prompt, tool results included: one call and its answer take 23; the rest is room for a second call.' },
+  max_completion_length: {
+    ...grpoSchema.max_completion_length,
+    default: AGENT_MAX_COMPLETION,
+    max: AGENT_TWO_STEP_MAX_COMPLETION,
+    reason: `Tokens after the prompt, tool results included: one call and its answer take 23; the rest is room for a second call. The two-step task needs up to ${AGENT_TWO_STEP_MAX_COMPLETION} (two calls, one made twice); the product task’s model fits ${AGENT_MAX_COMPLETION}.`,
+  },
   temperature: grpoSchema.temperature,
   beta: grpoSchema.beta,
   epsilon: grpoSchema.epsilon,
@@ -20,13 +26,26 @@ export const agentSchema = {
   importance_sampling_level: grpoSchema.importance_sampling_level,
   num_iterations: grpoSchema.num_iterations,
   steps_per_generation: grpoSchema.steps_per_generation,
+  task: {
+    kind: 'choice',
+    default: 'product',
+    choices: AGENT_TASKS,
+    reason: 'Products ("347*6=", one call) or two operations ("347*6+58=") with a calculator that answers one per call: two calls, the second using the first’s result (planning; its own model and checkpoint).',
+  },
   use_tools: { kind: 'boolean', default: true, reason: 'The calculator answers calls; off, a call gets no answer (the no_tool preset: the ceiling without tools).' },
-  max_tool_calling_iterations: { kind: 'number', default: 2, min: 0, max: 4, integer: true, reason: 'TRL’s name: tool calls answered per episode; a call beyond it ends the episode. One call solves any problem here.' },
+  max_tool_calling_iterations: { kind: 'number', default: 2, min: 0, max: 4, integer: true, reason: 'TRL’s name: tool calls answered per episode; a call beyond it ends the episode. One call solves a product, two a two-step problem.' },
+  tool_failure_rate: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    max: 0.9,
+    reason: 'Share of well-formed calls the calculator fails at random (the error reply "=?"), in training and in evaluation alike (evaluation draws the same failures at every step): a flaky tool, to learn to call again. Off by default.',
+  },
   reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the product.' },
   reward_weight_format: { ...grpoSchema.reward_weight_format, default: 0.1, reason: 'A little credit for ending with "#### n" keeps early episodes parseable.' },
   reward_weight_tool_cost: { kind: 'number', default: 0, min: 0, max: 5, reason: 'Subtracted once per call. Off by default: calls are free, as TRL’s tools are. A call pays while it costs less than a right answer earns.' },
   train_on_tool_results: { kind: 'boolean', default: false, reason: 'The masking bug, off: the loss sees only the policy’s own tokens (TRL masks tool results out).' },
-  init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason: 'Start from the tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).' },
+  init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason: 'Start from the task’s tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).' },
   max_grad_norm: grpoSchema.max_grad_norm,
   max_steps: { ...grpoSchema.max_steps, default: 60, reason: 'Under a minute in a browser without a GPU; the default run has learned by step 10.' },
   eval_steps: { ...grpoSchema.eval_steps, default: 5, reason: 'The agent learns within ten steps from the SFT checkpoint: evaluate often enough to see it.' },
@@ -45,5 +64,19 @@ export const agentPresets = {
   tool_cost: {
     description: 'Each call costs 1.5, more than a right answer earns (1): calls no longer pay, so the agent stops calling and accuracy falls to the no-tool ceiling. At a cost of 0.1 calls still pay and it keeps calling.',
     overrides: { reward_weight_tool_cost: 1.5 },
+  },
+  multi_step: {
+    description:
+      'Planning: two operations ("347*6+58=") and a calculator that answers one per call, so the policy must call "[347*6]", read "=2082", then call "[2082+58]". From the two-step SFT checkpoint, which plans both calls on 35% of held-out problems, GRPO makes it plan on every one: calls per episode rise from 0.7 to 2 and held-out accuracy from 35% to 100% by step 10.',
+    overrides: { task: 'two_step', max_completion_length: 50, max_tool_calling_iterations: 3, max_steps: 30 },
+  },
+  multi_step_no_tool: {
+    description: 'The same two-step problems with the calculator switched off: the ceiling without tools is 0%, since no product plus or minus a number comes out right from memory.',
+    overrides: { task: 'two_step', max_completion_length: 50, use_tools: false, max_steps: 30 },
+  },
+  retry: {
+    description:
+      'Self-correction: the two-step problems with a calculator that fails 30% of calls at random ("=?"), and a reward for the right answer only. The SFT checkpoint gives up after a failed call; GRPO teaches it to call again: of the held-out episodes with a failed call, the share that call again rises from 0% to 100% by step 20, and the share that call again and answer right from 0% to about 44%.',
+    overrides: { task: 'two_step', max_completion_length: 50, max_tool_calling_iterations: 3, tool_failure_rate: 0.3, reward_weight_format: 0, max_steps: 40, eval_steps: 10 },
   },
 } satisfies Presets<typeof agentSchema>;

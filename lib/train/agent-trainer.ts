@@ -1,21 +1,22 @@
 /**
  * The agent lab's trainer: GRPO on multi-turn episodes. Each completion is an episode in which the policy may call
  * the calculator ("[347*6]"), the environment appends its answer ("=2082"), and the policy then answers
- * ("#### 2082"). The environment's tokens are context, not actions: the loss mask leaves them out, as TRL's tool
- * mask does, unless train_on_tool_results turns the bug on. SFT on demonstrations (sft-trainer.ts with
- * agentSftSource) makes the checkpoint the default run starts from.
+ * ("#### 2082"); on the two-step task it plans two calls ("[347*6]=2082 [2082+58]=2140 #### 2140"), and with
+ * tool_failure_rate the calculator fails calls at random ("=?"), so that calling again pays. The environment's tokens
+ * are context, not actions: the loss mask leaves them out, as TRL's tool mask does, unless train_on_tool_results
+ * turns the bug on. SFT on demonstrations (sft-trainer.ts with agentSftSource) makes the checkpoints runs start from.
  */
 import { loadTinyLM } from '@/lib/models/checkpoint';
 import { generate, type Generation } from '@/lib/models/generate';
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
-import { AGENT_REWARDS, agentEnvironment, episodeStats, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
+import { AGENT_REWARDS, agentEnvironment, episodeStats, randomCallFailures, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
 import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { formatReward } from '@/lib/tasks/rewards';
 import { agentSchema } from './agent-config';
-import type { ConfigOf } from './config';
+import { ConfigError, type ConfigOf } from './config';
 import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
-import { AGENT_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from './lab-setup';
+import { agentMaxCompletion, agentModelConfig, createAgentLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { greedyTexts } from './lm-batch';
 import type { StepTimer } from './optim';
@@ -40,7 +41,9 @@ export interface AgentEpisode {
   total: number;
   advantage: number;
   calls: number;
+  /** Calls that got the error reply "=?", and whether the policy called again after the first of them. */
   failures: number;
+  retried: boolean;
 }
 
 export interface AgentSamples {
@@ -57,15 +60,34 @@ export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples
   readonly config: AgentConfig;
 }
 
-/** The agent's config from overrides, with the GRPO rules (lib/train/grpo-update.ts). */
-export const resolveAgentConfig = (overrides: Record<string, unknown> = {}): AgentConfig => resolveGrpoLike(agentSchema, overrides);
+/** The agent's config from overrides, with the GRPO rules (lib/train/grpo-update.ts) and the task's model length. */
+export function resolveAgentConfig(overrides: Record<string, unknown> = {}): AgentConfig {
+  const config = resolveGrpoLike(agentSchema, overrides);
+  const limit = agentMaxCompletion(config.task);
+  if (config.max_completion_length > limit) throw new ConfigError([`max_completion_length must be at most ${limit} for the ${config.task} task (its model's context), got ${config.max_completion_length}`]);
+  return config;
+}
+
+/** Evaluation draws the same random failures at every step and in every run: its salt is fixed. */
+const EVAL_FAILURE_SALT = 'eval';
+
+/**
+ * The calculator of held-out evaluation under `config` (undefined without tools): the run's call cap and, with
+ * tool_failure_rate, failures drawn with a fixed salt, so evaluations are comparable across steps and runs.
+ */
+export function agentEvalEnvironment(task: AgentTask, config: AgentConfig): ToolEnvironment | undefined {
+  return config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations, randomCallFailures(config.tool_failure_rate, EVAL_FAILURE_SALT)) : undefined;
+}
 
 const decodeRow = (task: AgentTask, gen: Generation, i: number) => task.tokenizer.decode(gen.completions[i]);
 
 /**
- * Greedy episodes on held-out problems: accuracy, and how the agent uses the tool (TRL's tools/* ideas, per episode).
- * With the tool, also asks what the model does after a call when nobody answers it: a model trained on tool results
- * writes "=<number>" itself (eval/fabricated_result_rate).
+ * Greedy episodes on held-out problems: accuracy, and how the agent uses the tool (TRL's tools/* ideas, per episode):
+ * eval/calls_per_episode is the mean number of calls answered (failed ones included). Where some episode had a failed
+ * call, eval/retry_rate is the share of those episodes that call again after the first failure, and
+ * eval/recovery_rate the share that call again and end with the right answer. With the tool, also asks what the
+ * model does after a call when nobody answers it: a model trained on tool results writes "=<number>" itself
+ * (eval/fabricated_result_rate).
  */
 export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: AgentProblem[], env: ToolEnvironment | undefined, maxCompletion: number): Promise<Metrics> {
   const prompts = problems.map((p) => task.encodePrompt(p));
@@ -86,7 +108,14 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
     'eval/tool_call_rate_hard': share((p) => !p.easy, (i) => Number(stats.perEpisode[i].calls > 0)),
     'eval/tool_call_rate_easy': share((p) => p.easy, (i) => Number(stats.perEpisode[i].calls > 0)),
     'eval/mean_turns': stats.meanTurns,
+    'eval/calls_per_episode': stats.callFrequency,
   };
+  // A split with no problem (the two-step task has no times-table facts) has no rate, not a rate of 0.
+  for (const kind of ['easy', 'hard'] as const) {
+    if (!problems.some((p) => p.easy === (kind === 'easy'))) for (const m of ['accuracy', 'tool_call_rate']) delete metrics[`eval/${m}_${kind}`];
+  }
+  if (stats.retryRate !== null) metrics['eval/retry_rate'] = stats.retryRate;
+  if (stats.recoveryRate !== null) metrics['eval/recovery_rate'] = stats.recoveryRate;
   const calls = stats.perEpisode.reduce((s, e) => s + e.calls, 0);
   if (calls > 0) metrics['eval/tool_success_rate'] = 1 - stats.failureFrequency; // undefined without calls, not 0
   if (env) {
@@ -97,9 +126,13 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
 }
 
 export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Partial<AgentConfig> = {}): AgentTrainer {
-  const config = resolveAgentConfig(overrides);
+  const config = resolveAgentConfig({ task: task.kind, ...overrides });
+  if (config.task !== task.kind) throw new Error(`the config's task is ${config.task}, the task given is ${task.kind}`);
   checkFitsContext(task.promptLength, config.max_completion_length, model);
-  const env = config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations) : undefined;
+  const evalEnv = agentEvalEnvironment(task, config);
+  // Training draws fresh failures at every generation batch (the salt names the seed and the batch).
+  const trainEnv = (batch: number) =>
+    config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations, randomCallFailures(config.tool_failure_rate, `train:${config.seed}:${batch}`)) : undefined;
   const rewardFns = [
     { name: 'correctness', fn: AGENT_REWARDS.correctness, weight: config.reward_weight_correctness },
     { name: 'format', fn: AGENT_REWARDS.format, weight: config.reward_weight_format },
@@ -120,7 +153,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     const problems = task.sample('train', (config.per_device_train_batch_size * config.steps_per_generation) / G, dataRng).flatMap((p) => Array<AgentProblem>(G).fill(p));
     const prompts = problems.map((p) => task.encodePrompt(p));
     const gen = await timer.timeAsync('generation', () =>
-      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, env),
+      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, trainEnv(generations)),
     );
     const texts = problems.map((_, i) => decodeRow(task, gen, i));
     const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
@@ -133,11 +166,13 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     numTokens += prompts.reduce((s, p) => s + p.length, 0) + gen.lengths.reduce((a, b) => a + b, 0);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return {
-      batch: { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: env ? gen.observationMask : undefined, pad: tok.pad },
+      batch: { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: config.use_tools ? gen.observationMask : undefined, pad: tok.pad },
       metrics: {
         ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(perFunc[f])])),
         'tools/call_frequency': stats.callFrequency,
         'tools/failure_frequency': stats.failureFrequency,
+        // The sampled episodes' retry rate (as eval/retry_rate), on steps where some call failed.
+        ...(stats.retryRate === null ? {} : { 'tools/retry_rate': stats.retryRate }),
         'turns/mean': stats.meanTurns,
         num_tokens: numTokens,
         'completions/mean_length': mean(gen.lengths),
@@ -162,6 +197,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
             advantage: 0,
             calls: stats.perEpisode[i].calls,
             failures: stats.perEpisode[i].failures,
+            retried: stats.perEpisode[i].retried,
           };
         }),
       },
@@ -180,33 +216,48 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     config,
     model,
     trainStep: () => inTensorScope(trainStep),
-    evaluate: () => inTensorScope(() => evaluateAgent(model, task, testSet, env, config.max_completion_length)),
+    evaluate: () => inTensorScope(() => evaluateAgent(model, task, testSet, evalEnv, config.max_completion_length)),
     inspect: async () => lastSamples,
     dispose: () => stepper.dispose(),
   };
 }
 
 /**
- * Demonstrations for the agent's SFT: with probability `toolRate` an episode calls the calculator, otherwise it
- * answers directly; the calculator's tokens are masked out of the loss. Held-out evaluation as the agent trainer's.
+ * Demonstrations for the agent's SFT: with probability `toolRate` an episode follows the plan with the calculator,
+ * otherwise it answers directly. With probability `failureRate` a calling demonstration has a failed call ("=?"),
+ * after which it calls again with probability `retryRate` and otherwise answers from memory: failures the policy
+ * has seen, and recoveries to imitate. The calculator's tokens are masked out of the loss. Held-out evaluation as
+ * the agent trainer's.
  */
-export function agentSftSource(task: AgentTask, opts: { toolRate: number; easyToolRate?: number; evalSamples: number; maxCalls?: number }): SftSource {
+export function agentSftSource(
+  task: AgentTask,
+  opts: { toolRate: number; easyToolRate?: number; failureRate?: number; retryRate?: number; evalSamples: number; maxCalls?: number },
+): SftSource {
   const env = agentEnvironment(task, opts.maxCalls ?? 2);
   const testSet = task.testSet(opts.evalSamples);
+  const failureRate = opts.failureRate ?? 0;
   return {
     batch(n, rng) {
       const problems = task.sample('train', n, rng);
-      const demos = problems.map((p) => task.demonstration(p, env, rng.next() < (p.easy ? opts.easyToolRate ?? opts.toolRate : opts.toolRate)));
+      const demos = problems.map((p) => {
+        const useTool = rng.next() < (p.easy ? opts.easyToolRate ?? opts.toolRate : opts.toolRate);
+        // Drawn only when asked for, so that the product checkpoint's data stream is what it always was.
+        const failure = useTool && failureRate > 0 && rng.next() < failureRate ? { call: rng.int(p.plan.length), retry: rng.next() < (opts.retryRate ?? 0) } : undefined;
+        return task.demonstration(p, env, useTool, failure);
+      });
       return { prompts: problems.map((p) => task.encodePrompt(p)), completions: demos.map((d) => d.completion), mask: demos.map((d) => d.mask) };
     },
-    evaluate: (model) => evaluateAgent(model, task, testSet, env, AGENT_MAX_COMPLETION),
+    evaluate: (model) => evaluateAgent(model, task, testSet, env, agentMaxCompletion(task.kind)),
     pad: task.tokenizer.pad,
   };
 }
 
-/** For the registry: the agent from the tool-use SFT checkpoint, or from the untrained model (init_from: 'base'). */
+/** For the registry: the agent from its task's tool-use SFT checkpoint, or from the untrained model (init_from: 'base'). */
 export const agentFactory = lmTrainerFactory(
-  (model, overrides) => createAgentTrainer(model, createAgentLabTask(), resolveAgentConfig(overrides)),
+  (model, overrides) => {
+    const config = resolveAgentConfig(overrides);
+    return createAgentTrainer(model, createAgentLabTask(config.task), config);
+  },
   // The registry names no checkpoint for init_from 'base': the untrained model is made here, with seed 0.
-  (init) => (init === null ? createTinyLM(agentModelConfig(createAgentLabTask()), 0) : loadTinyLM(init)),
+  (init, overrides) => (init === null ? createTinyLM(agentModelConfig(createAgentLabTask(resolveAgentConfig(overrides).task)), 0) : loadTinyLM(init)),
 );

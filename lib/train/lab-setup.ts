@@ -4,7 +4,8 @@
  */
 import type { TinyLMConfig } from '@/lib/models/config';
 import { configForTask } from '@/lib/models/presets';
-import { createAgentTask, type AgentTask } from '@/lib/tasks/agent';
+import { createAgentTask, type AgentTask, type AgentTaskKind } from '@/lib/tasks/agent';
+import { createTwoStepTask } from '@/lib/tasks/agent-two-step';
 import { createArithmeticTask, type ArithmeticTask } from '@/lib/tasks/arithmetic';
 
 /**
@@ -25,9 +26,12 @@ export function labModelConfig(task: ArithmeticTask): TinyLMConfig {
   return configForTask(task);
 }
 
-/** The agent lab's task: 3-digit × 1-digit products with a calculator (lib/tasks/agent.ts). */
-export function createAgentLabTask(): AgentTask {
-  return createAgentTask();
+/**
+ * The agent lab's task: 3-digit × 1-digit products with a calculator (lib/tasks/agent.ts), or, for planning, two
+ * operations that take two calls (lib/tasks/agent-two-step.ts).
+ */
+export function createAgentLabTask(kind: AgentTaskKind = 'product'): AgentTask {
+  return kind === 'two_step' ? createTwoStepTask() : createAgentTask();
 }
 
 /**
@@ -35,9 +39,25 @@ export function createAgentLabTask(): AgentTask {
  * "[999*9]=8991 #### 8991" plus EOS, and a few tokens to spare for a second call (context 7 + 26 = 33).
  */
 export const AGENT_MAX_COMPLETION = 26;
+/**
+ * The two-step task's model: room for the longest two-call episode with one failed call made again,
+ * "[999*9]=8991 [8991+99]=? [8991+99]=9090 #### 9090" plus EOS (context 10 + 50 = 60).
+ */
+export const AGENT_TWO_STEP_MAX_COMPLETION = 50;
+/** The longest completion each agent task's model fits. */
+export const agentMaxCompletion = (kind: AgentTaskKind) => (kind === 'two_step' ? AGENT_TWO_STEP_MAX_COMPLETION : AGENT_MAX_COMPLETION);
 export function agentModelConfig(task: AgentTask): TinyLMConfig {
-  return configForTask({ tokenizer: task.tokenizer, promptLength: task.promptLength, maxCompletionLength: AGENT_MAX_COMPLETION });
+  return configForTask({ tokenizer: task.tokenizer, promptLength: task.promptLength, maxCompletionLength: agentMaxCompletion(task.kind) });
 }
+
+/**
+ * How agent_multistep_sft is made (scripts/build-checkpoints.ts, seed 0): demonstrations follow the two-call plan with
+ * probability toolRate, else answer from memory; failureRate of the planning ones have a failed call ("=?"), made
+ * again with probability retryRate, else given up on (answered from memory). Stopped at `steps`, where greedy
+ * decoding plans on some held-out problems (35%) and not on others, and gives up after every failed call: GRPO has
+ * room to teach both.
+ */
+export const AGENT_MULTISTEP_SFT = { toolRate: 0.5, failureRate: 0.5, retryRate: 0.3, steps: 480 } as const;
 
 /** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {
@@ -49,6 +69,8 @@ export const CHECKPOINTS = {
   addition_sft: 'models/addition-sft.arlw',
   /** The agent model after SFT on demonstrations that use the calculator about half the time: it calls sometimes. */
   agent_sft: 'models/agent-sft.arlw',
+  /** The two-step agent model after SFT on demonstrations, some with two calls: it plans its calls sometimes. */
+  agent_multistep_sft: 'models/agent-multistep-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

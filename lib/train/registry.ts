@@ -64,10 +64,10 @@ const ENTRIES = {
     load: () => import('./dpo-trainer').then((m) => m.dpoFactory),
   }),
   agent: spec({
-    summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator',
+    summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator, plan two calls, and call again after a failure',
     schema: agentSchema,
     presets: agentPresets,
-    checkpoint: (config) => (config.init_from === 'base' ? null : 'agent_sft'),
+    checkpoint: (config) => (config.init_from === 'base' ? null : config.task === 'two_step' ? 'agent_multistep_sft' : 'agent_sft'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: null },
     load: () => import('./agent-trainer').then((m) => m.agentFactory),

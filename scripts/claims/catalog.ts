@@ -452,4 +452,35 @@ export const CLAIMS: Claim[] = [
       };
     },
   },
+  {
+    id: 'agent-multi-step-plans',
+    text: 'On two-operation problems, with a calculator that answers one operation per call, GRPO from the two-step SFT checkpoint (which plans on some problems) makes the agent plan two calls on every held-out problem by step 10 (calls per episode rise to 2, within 0.1; accuracy at least 99.5%) and ends at least 20 points above the same problems without the calculator.',
+    where: 'agent presets multi_step, multi_step_no_tool; chapters 1 and 9; the agent lab',
+    runs: {
+      plan: { trainer: 'agent', preset: 'multi_step', steps: 20, evalEvery: 10 },
+      noTool: { trainer: 'agent', preset: 'multi_step_no_tool', steps: 30, evalEvery: 30 },
+    },
+    check: ({ plan, noTool }) => {
+      const [p0, p10, p, n] = [evalAt(plan, 0), evalAt(plan, 10), last(plan), last(noTool)];
+      const planned = (m: Record<string, number>) => Math.abs(m['eval/calls_per_episode'] - 2) <= 0.1;
+      return {
+        holds: p['eval/accuracy'] - n['eval/accuracy'] >= 0.2 && planned(p10) && planned(p) && p10['eval/accuracy'] >= 0.995 && p0['eval/calls_per_episode'] < 1.5,
+        figure: `with the calculator ${pct(p0['eval/accuracy'])} → ${pct(p['eval/accuracy'])} (calls per episode ${f(p0['eval/calls_per_episode'], 2)} → ${f(p['eval/calls_per_episode'], 2)}); without ${pct(evalAt(noTool, 0)['eval/accuracy'])} → ${pct(n['eval/accuracy'])}`,
+      };
+    },
+  },
+  {
+    id: 'agent-retry-after-failure',
+    text: 'With a calculator that fails 30% of calls at random and a reward for the right answer only, GRPO raises the share of held-out episodes that call again after a failed call (eval/retry_rate) from below 10% to above 90% by step 20, and the share that call again and then answer right (eval/recovery_rate) by more than 30 points, and keeps both at the end.',
+    where: 'agent preset retry; chapters 1 and 9; the agent lab',
+    runs: { run: { trainer: 'agent', preset: 'retry', steps: 40, evalEvery: 20 } },
+    check: ({ run }) => {
+      const [m0, m20, m] = [evalAt(run, 0), evalAt(run, 20), last(run)];
+      const raised = (x: Record<string, number>) => x['eval/retry_rate'] > 0.9 && x['eval/recovery_rate'] > m0['eval/recovery_rate'] + 0.3;
+      return {
+        holds: m0['eval/retry_rate'] < 0.1 && raised(m20) && raised(m) && m['eval/accuracy'] > m0['eval/accuracy'],
+        figure: `retry rate ${pct(m0['eval/retry_rate'])} → ${pct(m20['eval/retry_rate'])} at step 20 (${pct(m['eval/retry_rate'])} at ${evals(run).at(-1)!.step}); recovery rate ${pct(m0['eval/recovery_rate'])} → ${pct(m20['eval/recovery_rate'])} (${pct(m['eval/recovery_rate'])}); accuracy with failures on ${pct(m0['eval/accuracy'])} → ${pct(m20['eval/accuracy'])} (${pct(m['eval/accuracy'])})`,
+      };
+    },
+  },
 ];

@@ -85,7 +85,7 @@ describe('chapter 1, the agent lab', () => {
 
   it('names a command in every item that quotes a figure, and every command names real presets and fields', () => {
     const items = lab.split('\n').filter((line) => line.startsWith('- '));
-    expect(items).toHaveLength(5);
+    expect(items).toHaveLength(7);
     for (const item of items) expect(item, item.slice(0, 60)).toMatch(/`npm run train -- agent --backend wasm[^`]*`/);
     const commands = [...lab.matchAll(/`(npm run train -- agent[^`]*)`/g)].map((m) => m[1]);
     for (const command of commands) {

@@ -37,3 +37,51 @@ test('in chapter 1 the agent lab waits to be opened', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Lab: An agent learns to use a calculator' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Open the lab here/ })).toBeVisible();
 });
+
+/** Picks the viewer's prompts in turn until one of its episodes matches `selector`; returns that episode's row. */
+async function findEpisode(viewer: import('@playwright/test').Locator, selector: string) {
+  const prompt = viewer.getByLabel('Prompt');
+  const values = await prompt.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  for (const value of values) {
+    await prompt.selectOption(value);
+    const rows = viewer.locator('tbody tr').filter({ has: viewer.locator(selector) });
+    if ((await rows.count()) > 0) return rows.first();
+  }
+  throw new Error(`no episode with ${selector} in any group`);
+}
+
+test('multi_step: the agent plans two calls, the chart counts calls per episode, and the viewer shows every call and reply', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/labs/agent/');
+  await page.getByLabel('Preset').selectOption('multi_step');
+  await expect(page.locator('.lab-preset-note')).toContainText('Planning');
+  for (const field of ['max_steps', 'eval_steps']) {
+    await page.getByLabel(field).fill('3');
+    await page.getByLabel(field).press('Enter');
+  }
+  await expect(page).toHaveURL(/preset=multi_step/);
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
+  await expect(page.getByRole('figure', { name: 'Calls per episode (held-out)' }).locator('.recharts-line').first()).toBeVisible();
+  const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
+  const episode = await findEpisode(viewer, '.turn-observation[data-call="2"]');
+  const replies = episode.locator('.turn-observation');
+  await expect(replies).toHaveCount(2);
+  await expect(replies.nth(0)).toContainText(/=\d{4}/);
+  await expect(replies.nth(1)).toContainText(/=\d{4}/);
+  await expect(episode).toContainText(/\[\d+\*\d\]=\d{4}\s*\[\d{4}[+-]\d{2}\]=\d{4}/);
+  expect(errors).toEqual([]);
+});
+
+test('retry: the viewer marks the calculator’s failed replies', async ({ page }) => {
+  await page.goto('/labs/agent/?preset=retry&max_steps=1');
+  await expect(page.getByLabel('tool_failure_rate')).toHaveValue('0.3');
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
+  const episode = await findEpisode(viewer, '.turn-failed');
+  await expect(episode.locator('.turn-failed').first()).toHaveText(/=\?/);
+  await expect(episode.locator('.turn-failed .tok').first()).toHaveAttribute('title', /the call failed/);
+  await expect(episode).toContainText(/failed/);
+});

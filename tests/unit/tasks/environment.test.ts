@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCalculatorEnv, evaluate, replayEpisode, toolStats } from '@/lib/tasks/environment';
+import { createCalculatorEnv, evaluate, operations, replayEpisode, toolStats } from '@/lib/tasks/environment';
 import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
 
 const tok = createCharTokenizer(AGENT_CHARS);
@@ -35,6 +35,26 @@ describe('calculator environment', () => {
     expect(capped.respond(tok.encode('[3*7]=21[2*2]'))).toEqual({ tokens: [], done: true });
   });
 
+  it('with maxOperations 1, answers one operation per call and gives a longer call the error reply', () => {
+    expect([operations('347*6'), operations('347*6+58'), operations('-3*-4'), operations('3--4'), operations('12')]).toEqual([1, 2, 1, 1, 0]);
+    const one = createCalculatorEnv(tok, { maxOperations: 1 });
+    const answer = (text: string) => tok.decode(one.respond(tok.encode(text))!.tokens);
+    expect(answer('[347*6]')).toBe('=2082');
+    expect(answer('[347*6]=2082 [2082+58]')).toBe('=2140');
+    expect(answer('[347*6+58]')).toBe('=?');
+    expect(reply('[347*6+58]')).toEqual({ text: '=2140', done: false }); // without the option: any number of operations
+  });
+
+  it('fails the calls its `fails` predicate picks, given the episode so far, and answers the others', () => {
+    const seen: string[] = [];
+    const flaky = createCalculatorEnv(tok, { fails: (text) => (seen.push(text), text === '[3*7]') });
+    expect(tok.decode(flaky.respond(tok.encode('[3*7]'))!.tokens)).toBe('=?');
+    expect(tok.decode(flaky.respond(tok.encode('[3*7]=? [3*7]'))!.tokens)).toBe('=21');
+    expect(seen).toEqual(['[3*7]', '[3*7]=? [3*7]']);
+    expect(tok.decode(flaky.respond(tok.encode('[3*]'))!.tokens)).toBe('=?'); // malformed: failed before it is asked
+    expect(seen).toHaveLength(2);
+  });
+
   it('needs a vocabulary with "?" for its error answer, and says so', () => {
     expect(() => createCalculatorEnv(createCharTokenizer())).toThrow(/unknown character "\?"/);
   });
@@ -50,8 +70,15 @@ describe('calculator environment', () => {
   });
 
   it('counts calls, failed calls and turns in an episode', () => {
-    expect(toolStats('[347*6]=2082 #### 2082')).toEqual({ calls: 1, failures: 0, turns: 2 });
-    expect(toolStats('[3*]=?[3*7]=21 #### 21')).toEqual({ calls: 2, failures: 1, turns: 3 });
-    expect(toolStats('#### 42')).toEqual({ calls: 0, failures: 0, turns: 1 });
+    expect(toolStats('[347*6]=2082 #### 2082')).toEqual({ calls: 1, failures: 0, turns: 2, retried: false });
+    expect(toolStats('[3*]=?[3*7]=21 #### 21')).toEqual({ calls: 2, failures: 1, turns: 3, retried: true });
+    expect(toolStats('#### 42')).toEqual({ calls: 0, failures: 0, turns: 1, retried: false });
+  });
+
+  it('says whether the policy called again after its first failed call', () => {
+    expect(toolStats('[347*6]=? [347*6]=2082 [2082+58]=2140 #### 2140').retried).toBe(true);
+    expect(toolStats('[347*6]=2082 [2082+58]=? #### 2140').retried).toBe(false);
+    expect(toolStats('[347*6]=? #### 2082').retried).toBe(false);
+    expect(toolStats('[347*6]=? [347*6]').retried).toBe(true); // a call beyond the cap: made, never answered
   });
 });

@@ -78,6 +78,8 @@ describe('agent lab claims (seed 0, wasm)', () => {
     const [d0, d10] = [evalAt(results.default, 0), evalAt(results.default, 10)];
     expect(chapter).toContain(`climbs from ${pct(d0['eval/accuracy'])} to ${pct(d10['eval/accuracy'])} by step 10`);
     expect(chapter).toContain(`from ${pct(d0['eval/tool_call_rate'])} to ${pct(d10['eval/tool_call_rate'])}`);
+    // The capability table's tool-use row (the planning and self-improvement rows: agent-planning.test.ts).
+    expect(chapter).toContain(`| Calls on ${pct(d0['eval/tool_call_rate'])} → ${pct(d10['eval/tool_call_rate'])} of problems, accuracy ${pct(d0['eval/accuracy'])} → ${pct(d10['eval/accuracy'])} |`);
     const [n0, n30] = [evalAt(results.no_tool, 0), evalAt(results.no_tool, 30)];
     expect(chapter).toContain(`only moves from ${pct(n0['eval/accuracy'])} to ${pct(n30['eval/accuracy'])}`);
     expect(Math.abs(100 * evalAt(results.tool_cost, 20)['eval/accuracy'] - 24)).toBeLessThanOrEqual(1.5); // "about 24%"

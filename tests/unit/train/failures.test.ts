@@ -11,7 +11,8 @@ import { createTinyLM, type DecodingSession, type FusedDecodingSession, type Tin
 import { createAgentTask } from '@/lib/tasks/agent';
 import { createArithmeticTask } from '@/lib/tasks/arithmetic';
 import { createAgentTrainer } from '@/lib/train/agent-trainer';
-import { agentModelConfig } from '@/lib/train/lab-setup';
+import { agentPresets } from '@/lib/train/agent-config';
+import { agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
 import { ConfigError } from '@/lib/train/config';
 import { createDpoTrainer } from '@/lib/train/dpo-trainer';
 import { createGrpoTrainer } from '@/lib/train/grpo-trainer';
@@ -126,6 +127,15 @@ describe('a step that throws frees what it allocated', () => {
     const agentTask = createAgentTask();
     const model = createTinyLM({ ...agentModelConfig(agentTask), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
     const trainer = createAgentTrainer(model, agentTask, { per_device_train_batch_size: 8, num_generations: 4, eval_samples: 10, beta: 0.04 });
+    await expectNoLeakOnThrow(trainer, model);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('the agent on the two-step task, with a calculator that fails calls at random', async () => {
+    const twoStep = createAgentLabTask('two_step');
+    const model = createTinyLM({ ...agentModelConfig(twoStep), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
+    const trainer = createAgentTrainer(model, twoStep, { ...agentPresets.retry.overrides, per_device_train_batch_size: 8, num_generations: 4, eval_samples: 10 });
     await expectNoLeakOnThrow(trainer, model);
     trainer.dispose();
     model.dispose();

@@ -8,6 +8,7 @@ import { trainerSettings, type TrainerName } from '@/lib/train/registry';
 import { actorCriticWeights, SFT_WEIGHTS } from './fixtures';
 
 const AGENT_WEIGHTS = new Uint8Array(fs.readFileSync('public/models/agent-sft.arlw'));
+const MULTISTEP_WEIGHTS = new Uint8Array(fs.readFileSync('public/models/agent-multistep-sft.arlw'));
 const config = (trainer: TrainerName, preset = 'default') => {
   const { schema, presets } = trainerSettings(trainer);
   return presetSettings(schema, presets[preset]);
@@ -27,12 +28,15 @@ describe('architectureProblem', () => {
   it('accepts each lab’s own model', () => {
     for (const trainer of ['grpo', 'dpo', 'sft'] as const) expect(problem(trainer, SFT_WEIGHTS), trainer).toBeNull();
     expect(problem('agent', AGENT_WEIGHTS)).toBeNull();
+    expect(problem('agent', MULTISTEP_WEIGHTS, config('agent', 'multi_step'))).toBeNull();
     expect(problem('ppo', actorCriticWeights())).toBeNull();
     expect(problem('sft', loraWeights(4), config('sft', 'lora_r4'))).toBeNull();
   });
 
   it('names what does not fit', () => {
     expect(problem('agent', SFT_WEIGHTS)).toMatch(/^vocab_size is \d+ in the weights but \d+ in the lab's model$/);
+    expect(problem('agent', AGENT_WEIGHTS, config('agent', 'retry'))).toMatch(/^context_length is 33 in the weights but 60 in the lab's model$/);
+    expect(problem('agent', MULTISTEP_WEIGHTS)).toMatch(/^context_length is 60 in the weights but 33 in the lab's model$/);
     expect(problem('grpo', actorCriticWeights())).toBe("the weights are a 'actor-critic' model; grpo trains a 'tiny-lm'");
     expect(problem('ppo', SFT_WEIGHTS)).toBe("the weights are a 'tiny-lm' model; ppo trains an 'actor-critic'");
     expect(problem('ppo', actorCriticWeights(), { ...config('ppo'), env_id: 'cartpole' })).toBe('obs_dim is 25 in the weights but 4 for this config');

@@ -35,6 +35,7 @@ describe('evaluateCheckpoint', () => {
   it.each([
     ['grpo', 'default', { eval_samples: 20 }, 1],
     ['agent', 'default', { eval_samples: 20 }, 1],
+    ['agent', 'retry', { eval_samples: 20 }, 1],
     ['sft', 'lora_r4', { eval_samples: 20 }, 2], // the LoRA lab: adapters, and accuracy on the old task
     ['ppo', 'default', {}, 3],
   ] as [TrainerName, string, Record<string, FieldValue>, number][])('%s (%s): on the lab’s test set it gives what the trainer’s own evaluate() gives', async (trainer, preset, overrides, steps) => {

@@ -71,13 +71,3 @@ export const stages: Stage[] = [
     features: [],
   },
 ];
-
-/**
- * Anchors the path links to that other work in progress adds to chapters 6 and 7 (the custom reward editor, sweeps,
- * the TRL export). The link test accepts these while their headings do not exist yet, and only these.
- */
-export const PENDING_ANCHORS: readonly string[] = [
-  '/chapters/grpo/#writing-your-own-reward',
-  '/chapters/pipeline/#sweeps-and-seed-variance',
-  '/chapters/pipeline/#take-it-to-a-real-gpu',
-];

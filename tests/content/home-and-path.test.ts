@@ -1,7 +1,7 @@
 /**
  * The home page's recorded run and lab times, and the learning path: the recorded files match their schemas and the
  * labs they describe, the chart draws exactly the recorded numbers, and every chapter, lab, exercise and anchor the
- * path names exists (the three anchors other work in progress adds are tolerated, by name, until they land).
+ * path names exists, the advanced stage's anchors into chapters 6 and 7 included.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { course } from '@/content/course';
 import { exercises } from '@/content/exercises';
 import { labTeaches } from '@/content/lab-cards';
 import { labPresets, labs } from '@/content/labs';
-import { PENDING_ANCHORS, stages } from '@/content/path';
+import { stages } from '@/content/path';
 import { homeRun, homeRunSchema, labTimes, labTimesSchema, totalSeconds } from '@/content/recorded-runs';
 import homeRunJson from '@/content/home-run.json';
 import { compileChapter } from '@/lib/content/compile';
@@ -96,24 +96,22 @@ describe('the learning path', () => {
     expect(stages.map((s) => s.id)).toEqual(['foundation', 'advanced', 'expert']);
   });
 
-  it('names labs that exist, and links only to pages and anchors that exist (or the three pending ones)', async () => {
+  it('names labs that exist, and links only to pages and anchors that exist', async () => {
     const labSlugs = new Set<string>(labs.map((l) => l.slug));
     for (const stage of stages) for (const { slug } of stage.labs) expect(labSlugs.has(slug), slug).toBe(true);
     const problems: string[] = [];
-    const pending: string[] = [];
     for (const { href } of stages.flatMap((s) => s.features)) {
       const chapter = /^\/chapters\/([a-z0-9-]+)\/#([a-z0-9-]+)$/.exec(href);
       const lab = /^\/labs\/([a-z0-9-]+)\/$/.exec(href);
       if (chapter) {
         const headings = (await compileChapter(chapter[1])).headings.map((h) => h.id);
-        if (headings.includes(chapter[2])) continue;
-        if (PENDING_ANCHORS.includes(href)) pending.push(href);
-        else problems.push(`${href}: no such heading`);
+        if (!headings.includes(chapter[2])) problems.push(`${href}: no such heading`);
       } else if (!lab || !labSlugs.has(lab[1])) problems.push(`${href}: not a chapter anchor or a lab`);
     }
     expect(problems).toEqual([]);
-    if (pending.length > 0) console.warn(`learning path: waiting for ${pending.join(', ')}`);
     // The advanced stage links the custom rewards, the sweeps and the TRL export.
-    expect(stages[1].features.map((f) => f.href)).toEqual(expect.arrayContaining([...PENDING_ANCHORS]));
+    expect(stages[1].features.map((f) => f.href)).toEqual(
+      expect.arrayContaining(['/chapters/grpo/#writing-your-own-reward', '/chapters/pipeline/#sweeps-and-seed-variance', '/chapters/pipeline/#take-it-to-a-real-gpu']),
+    );
   });
 });

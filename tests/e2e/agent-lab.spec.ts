@@ -17,7 +17,7 @@ test('the agent learns to call the calculator, and the viewer marks the calculat
   const calculatorTurn = viewer.locator('.turn-observation').first();
   await expect(calculatorTurn).toBeVisible();
   await expect(calculatorTurn).toContainText(/=\d+/);
-  await expect(calculatorTurn.locator('.tok').first()).toHaveAttribute('title', /from the calculator \(context only: masked out of the loss\)/);
+  await expect(calculatorTurn.locator('.tok').first()).toHaveAttribute('title', /from the calculator, reply to call 1 \(context only: masked out of the loss\)/);
   await expect(viewer).toContainText('masked out of the loss');
   await expect(page.getByRole('figure', { name: /Held-out tool use/ }).locator('.recharts-line').first()).toBeVisible();
   expect(errors).toEqual([]);
@@ -38,13 +38,13 @@ test('in chapter 1 the agent lab waits to be opened', async ({ page }) => {
   await expect(page.getByRole('button', { name: /Open the lab here/ })).toBeVisible();
 });
 
-/** Picks the viewer's prompts in turn until one of its episodes matches `selector`; returns that episode's row. */
-async function findEpisode(viewer: import('@playwright/test').Locator, selector: string) {
+/** Picks the viewer's prompts in turn until one of its episodes holds `selector`; returns that episode's row. */
+async function findEpisode(page: import('@playwright/test').Page, viewer: import('@playwright/test').Locator, selector: string) {
   const prompt = viewer.getByLabel('Prompt');
   const values = await prompt.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
   for (const value of values) {
     await prompt.selectOption(value);
-    const rows = viewer.locator('tbody tr').filter({ has: viewer.locator(selector) });
+    const rows = viewer.locator('tbody tr').filter({ has: page.locator(selector) });
     if ((await rows.count()) > 0) return rows.first();
   }
   throw new Error(`no episode with ${selector} in any group`);
@@ -65,12 +65,14 @@ test('multi_step: the agent plans two calls, the chart counts calls per episode,
   await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
   await expect(page.getByRole('figure', { name: 'Calls per episode (held-out)' }).locator('.recharts-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
-  const episode = await findEpisode(viewer, '.turn-observation[data-call="2"]');
+  const episode = await findEpisode(page, viewer, '.turn-observation[data-call="2"]');
   const replies = episode.locator('.turn-observation');
   await expect(replies).toHaveCount(2);
   await expect(replies.nth(0)).toContainText(/=\d{4}/);
   await expect(replies.nth(1)).toContainText(/=\d{4}/);
-  await expect(episode).toContainText(/\[\d+\*\d\]=\d{4}\s*\[\d{4}[+-]\d{2}\]=\d{4}/);
+  // The second call is built on the first reply: "[628*2]" → "=1256", then "[1256+47]".
+  const firstResult = (await replies.nth(0).locator('.tok').allTextContents()).join('').slice(1);
+  await expect(episode.locator('.turn-policy').nth(1)).toContainText(new RegExp(`\\[${firstResult}[+-]\\d{2}\\]`));
   expect(errors).toEqual([]);
 });
 
@@ -80,7 +82,7 @@ test('retry: the viewer marks the calculator’s failed replies', async ({ page 
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
-  const episode = await findEpisode(viewer, '.turn-failed');
+  const episode = await findEpisode(page, viewer, '.turn-failed');
   await expect(episode.locator('.turn-failed').first()).toHaveText(/=\?/);
   await expect(episode.locator('.turn-failed .tok').first()).toHaveAttribute('title', /the call failed/);
   await expect(episode).toContainText(/failed/);

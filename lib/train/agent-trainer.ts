@@ -130,7 +130,9 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
   if (config.task !== task.kind) throw new Error(`the config's task is ${config.task}, the task given is ${task.kind}`);
   checkFitsContext(task.promptLength, config.max_completion_length, model);
   const evalEnv = agentEvalEnvironment(task, config);
-  // Training draws fresh failures at every generation batch (the salt names the seed and the batch).
+  // Training draws fresh failures at every generation batch (the salt names the seed and the batch). Within a batch
+  // the draw depends on the episode's text only, so a group's episodes that wrote the same call share its fate: the
+  // group compares what each does after the same failure.
   const trainEnv = (batch: number) =>
     config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations, randomCallFailures(config.tool_failure_rate, `train:${config.seed}:${batch}`)) : undefined;
   const rewardFns = [

@@ -22,10 +22,10 @@ const FILE = 'user-code.js';
 const lineOf = (stack) => { const m = /user-code\\.js:(\\d+)/.exec(String(stack || '')); return m ? Number(m[1]) : undefined; };
 const describe = (e) => (e && typeof e === 'object' && 'message' in e) ? ((typeof e.name === 'string' ? e.name : 'Error') + ': ' + String(e.message)) : ('threw ' + (typeof e === 'string' ? JSON.stringify(e) : String(e)));
 const failure = (e, kind) => e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? { ok: false, kind: 'timeout', message: '' } : { ok: false, kind, message: describe(e), line: lineOf(e && e.stack) };
-// V8 gives a module's syntax errors no line: compile the same text as a script (export default → an expression of
-// the same length) to find it. Returns undefined when the script parses (the error was module-only).
+// V8 gives a module's syntax errors no line: compile the same text as a script (export default → a declaration, on
+// the same lines) to find it. Returns undefined when the script parses (the error was module-only).
 function syntaxLine(source) {
-  try { new vm.Script(source.replace(/\\bexport\\s+default\\b/, (w) => 'void' + ' '.repeat(w.length - 4)), { filename: FILE }); }
+  try { new vm.Script(source.replace(/\\bexport\\s+default\\b/, 'var __default ='), { filename: FILE }); }
   catch (e) { return lineOf(e && e.stack); }
   return undefined;
 }

@@ -120,8 +120,8 @@ describe('train CLI', () => {
       [['ppo', '--dataset', data], /ppo trains on its own task and takes no dataset file/],
       [['grpo', '--dataset', file('bad.jsonl', '{"prompt": "1+1=", "answer": "2"}\n{"prompt": "1+2=", "answr": "3"}\n')], /--dataset .*bad\.jsonl: line 2: unknown field "answr"/],
       [['grpo', '--dataset', file('words.jsonl', '{"prompt": "one plus one", "answer": "2"}\n')], /line 1: "prompt" has the character "o"/],
-      [['grpo', '--dataset', data, '--set', 'max_completion_length=16'], /line 1: the prompt has 6 characters: with <bos> and max_completion_length 16/],
-      [['dpo', '--dataset', data], /line 1: missing "chosen"/],
+      [['grpo', '--dataset', file('long.jsonl', '{"prompt": "107+45=", "answer": "152"}\n{"prompt": "10+10=", "answer": "20", "split": "test"}\n'), '--set', 'max_completion_length=16'], /line 1: the prompt has 7 characters: with <bos> and max_completion_length 16 a row needs 23 positions/],
+      [['dpo', '--dataset', data], /line 1: unknown field "answer" \(the fields are prompt, chosen, rejected, split\)/],
     ];
     const results = await Promise.all(cases.map(async ([args]) => trainAsync(...args)));
     results.forEach(({ code, stdout, stderr }, i) => {

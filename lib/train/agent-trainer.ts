@@ -12,7 +12,8 @@ import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
 import { AGENT_REWARDS, agentEnvironment, episodeStats, randomCallFailures, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
 import type { ToolEnvironment } from '@/lib/tasks/environment';
-import { formatReward } from '@/lib/tasks/rewards';
+import type { AsyncRewardFunction } from '@/lib/tasks/custom-reward';
+import { formatReward, type RewardFunction } from '@/lib/tasks/rewards';
 import { agentSchema } from './agent-config';
 import { ConfigError, type ConfigOf } from './config';
 import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
@@ -23,6 +24,7 @@ import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 import type { SftSource } from './sft-trainer';
+import type { TrainerExtras } from './trainer';
 
 export type AgentConfig = ConfigOf<typeof agentSchema>;
 
@@ -125,7 +127,8 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
   return metrics;
 }
 
-export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Partial<AgentConfig> = {}): AgentTrainer {
+/** The agent's GRPO trainer; `customReward` is the reader's own function, scored on whole episodes after the built-in ones. */
+export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Partial<AgentConfig> = {}, customReward?: TrainerExtras['reward']): AgentTrainer {
   const config = resolveAgentConfig({ task: task.kind, ...overrides });
   if (config.task !== task.kind) throw new Error(`the config's task is ${config.task}, the task given is ${task.kind}`);
   checkFitsContext(task.promptLength, config.max_completion_length, model);
@@ -135,10 +138,11 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
   // group compares what each does after the same failure.
   const trainEnv = (batch: number) =>
     config.use_tools ? agentEnvironment(task, config.max_tool_calling_iterations, randomCallFailures(config.tool_failure_rate, `train:${config.seed}:${batch}`)) : undefined;
-  const rewardFns = [
+  const rewardFns: { name: string; fn: RewardFunction | AsyncRewardFunction; weight: number }[] = [
     { name: 'correctness', fn: AGENT_REWARDS.correctness, weight: config.reward_weight_correctness },
     { name: 'format', fn: AGENT_REWARDS.format, weight: config.reward_weight_format },
     { name: 'tool_cost', fn: AGENT_REWARDS.tool_cost, weight: config.reward_weight_tool_cost },
+    ...(customReward ? [{ name: 'custom', fn: customReward.fn, weight: customReward.weight }] : []),
   ];
   const root = createRng(config.seed);
   const dataRng: Rng = root.fork('agent-prompts');
@@ -158,8 +162,9 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
       generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, trainEnv(generations)),
     );
     const texts = problems.map((_, i) => decodeRow(task, gen, i));
-    const context = { answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
-    const perFunc = rewardFns.map((r) => r.fn(texts, context)); // [F][N]
+    const context = { prompts: problems.map((p) => p.prompt), answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
+    const perFunc: number[][] = []; // [F][N]
+    for (const r of rewardFns) perFunc.push(await r.fn(texts, context)); // in order: a reader's function runs last
     const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
     // The loss mask: the policy's tokens only, unless the bug is on and the environment's tokens count too.
     const lossMask = config.train_on_tool_results ? gen.completionMask.map((row, i) => row.map((m, t) => m + gen.observationMask[i][t])) : gen.completionMask;
@@ -256,9 +261,9 @@ export function agentSftSource(
 
 /** For the registry: the agent from its task's tool-use SFT checkpoint, or from the untrained model (init_from: 'base'). */
 export const agentFactory = lmTrainerFactory(
-  (model, overrides) => {
+  (model, overrides, extras) => {
     const config = resolveAgentConfig(overrides);
-    return createAgentTrainer(model, createAgentLabTask(config.task), config);
+    return createAgentTrainer(model, createAgentLabTask(config.task), config, extras.reward);
   },
   // The registry names no checkpoint for init_from 'base': the untrained model is made here, with seed 0.
   (init, overrides) => (init === null ? createTinyLM(agentModelConfig(createAgentLabTask(resolveAgentConfig(overrides).task)), 0) : loadTinyLM(init)),

@@ -80,6 +80,14 @@ describe('a reader’s reward function', () => {
     }
   }, 60_000);
 
+  it('reaches the agent too: scored on whole episodes, calls and replies included, with the prompts in ctx', async () => {
+    // The correctness example gives the built-in column exactly; it throws if a prompt is not an agent problem.
+    const source = asRewardModule(REWARD_EXAMPLES.correctness.source.replace('return completions.map(', 'if (!ctx.prompts.every((p) => /^\\d{3}\\*\\d=$/.test(p))) throw new Error("prompts: " + ctx.prompts[0]);\n  return completions.map('));
+    const { state, error, history } = await run('agent', { eval_steps: 0 }, { reward: await rewardFrom(source, 0.5) }, 2, 0);
+    expect(state, error).toBe('done');
+    for (const line of history.filter((l) => l.kind === 'train')) expect(line.metrics['rewards/custom/mean']).toBeCloseTo(line.metrics['rewards/correctness/mean'], 12);
+  }, 60_000);
+
   it.each([
     ['a throw, with its line', 'export default function (c, ctx) {\n  return ctx.missing.length;\n}', 'the reward function failed: line 2: TypeError: Cannot read properties of undefined'],
     ['an infinite loop', 'export default () => {\n  while (true) {}\n}', 'the reward function failed: stopped after 2000 ms: the code did not return (an infinite loop?)'],

@@ -113,6 +113,13 @@ def parse_tool_calls(text: str) -> list:
     return calls
 
 
+def text_before_calls(text: str) -> str:
+    """The assistant's text before its first <tool_call>, without the one newline Qwen's chat template writes before a
+    call. TRL's Qwen3 parser reads the content so (qwen3_schema, trl/chat_template_utils.py:220 at ${TRL_VERSION}); the
+    template writes the newline again when the turn is rendered, so the conversation reads as the model wrote it."""
+    return text.split("<tool_call>")[0].removesuffix("\\n")
+
+
 def tool_cost_reward(completions, **kwargs) -> list[float]:
     """-1 per calculator call (the lab's tool_cost): TRL appends one "tool" message per call it ran."""
     return [-float(sum(1 for m in c if m.get("role") == "tool")) if not isinstance(c, str) else 0.0 for c in completions]

@@ -1,4 +1,5 @@
 /** eval.py: held-out GSM8K accuracy, greedy, with the lab's answer parser (and the calculator loop for the agent). */
+import { TRL_VERSION } from '@/content/trl-defaults';
 import type { Plan } from '../mapping';
 
 export function evalPy(plan: Plan): string {
@@ -18,7 +19,7 @@ export function evalPy(plan: Plan): string {
             if not expressions:
                 finals[i] = text
                 continue
-            conversations[i].append({"role": "assistant", "content": text.split("<tool_call>")[0], "tool_calls": [tool_call(e) for e in expressions]})
+            conversations[i].append({"role": "assistant", "content": text_before_calls(text), "tool_calls": [tool_call(e) for e in expressions]})
             for e in expressions:
                 calls[i] += 1
                 try:
@@ -45,8 +46,8 @@ import json
 import torch
 from datasets import load_from_disk
 from transformers import AutoModelForCausalLM, AutoTokenizer
-
-from common import CHAT_TEMPLATE_KWARGS, correctness_reward, format_reward${agent ? ', USE_TOOLS, calculator, parse_tool_calls, tool_call' : ''}
+${agent ? 'from trl.chat_template_utils import get_training_chat_template, is_chat_template_prefix_preserving\n' : ''}
+from common import CHAT_TEMPLATE_KWARGS, correctness_reward, format_reward${agent ? ', USE_TOOLS, calculator, parse_tool_calls, text_before_calls, tool_call' : ''}
 
 
 def generate(model, tokenizer, conversations, max_new_tokens):
@@ -73,7 +74,17 @@ def main():
     if args.limit:
         test = test.select(range(min(args.limit, len(test))))
     tokenizer = AutoTokenizer.from_pretrained(args.model, padding_side="left")
-    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.bfloat16, device_map="auto").eval()
+${
+  agent
+    ? `    if USE_TOOLS and not is_chat_template_prefix_preserving(tokenizer):
+        # GRPOTrainer renders conversations with calls in TRL's training variant of the template
+        # (grpo_trainer.py:730-731 at ${TRL_VERSION}), which for Qwen3 keeps the empty <think> block of every assistant
+        # turn; Qwen3's own drops it from turns before a tool result. The same here, so that a conversation with calls
+        # reads as it did in training.
+        tokenizer.chat_template = get_training_chat_template(tokenizer)
+`
+    : ''
+}    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.bfloat16, device_map="auto").eval()
 
     rows = []
     for start in range(0, len(test), args.batch_size):

@@ -46,8 +46,10 @@ ${sftExample}
 def main():
     gsm8k = load_dataset(DATASET, DATASET_CONFIG)
     columns = gsm8k["train"].column_names  # question, answer
-    gsm8k.map(to_rl, remove_columns=columns).save_to_disk("data/rl")
-    gsm8k.map(to_sft, remove_columns=columns).save_to_disk("data/sft")
+    # Never reuse a cached map: datasets fingerprints to_rl and to_sft but not the common.py functions they call, so
+    # after an edit to common.py (solution_text, the tool-use demonstrations) a rerun would return the old rows.
+    gsm8k.map(to_rl, remove_columns=columns, load_from_cache_file=False).save_to_disk("data/rl")
+    gsm8k.map(to_sft, remove_columns=columns, load_from_cache_file=False).save_to_disk("data/sft")
     print({split: len(rows) for split, rows in gsm8k.items()})
 
 

@@ -222,6 +222,14 @@ def main():
     train = data["train"].shuffle(seed=SEED).select(range(min(NUM_PROMPTS, len(data["train"]))))
     test = data["test"].select(range(EVAL_SAMPLES))
     result = DatasetDict({"train": pairs(model, tokenizer, train), "test": pairs(model, tokenizer, test)})
+    empty = [split for split, rows in result.items() if len(rows) == 0]
+    if empty:
+        # DPOTrainer would stop later with an IndexError that names nothing.
+        raise SystemExit(
+            f"no preference pairs in {', '.join(empty)}: {START_FROM} solved every sampled prompt or none. "
+            f"Check that train_sft.py ran and that eval.py --model {START_FROM} scores between 0 and 1, "
+            "or raise SAMPLES_PER_PROMPT."
+        )
     result.save_to_disk("data/pairs")
     print({split: len(rows) for split, rows in result.items()}, "pairs")
 

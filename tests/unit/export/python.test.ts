@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty } from '@/lib/tasks/rewards';
+import { buildProject, exportSettings } from '@/lib/export/project';
 import { everyProject, hasPython, python, TRL_FIELDS } from './helpers';
+
+const buildProjectFor = (method: 'dpo') => buildProject(method, exportSettings(method, 'default'), 'default');
 
 const CLASSES = ['SFTConfig', 'GRPOConfig', 'DPOConfig', 'LoraConfig'] as const;
 
@@ -102,6 +105,7 @@ out = {
   "format": common.format_reward([common.solution_text(s)]),
   "correct": common.correctness_reward([common.solution_text(s)], answer=[common.answer_number(s)]),
   "messages": messages,
+  "before": [common.text_before_calls(t) for t in ['Albert has 50*30 = \\n<tool_call>\\n{"name": "calculator"}\\n</tool_call>', 'x\\n\\n<tool_call>{}</tool_call>', '#### 5', 'a = <tool_call>{}</tool_call>']],
   "calls": common.parse_tool_calls('x <tool_call>\\n{"name": "calculator", "arguments": {"expression": "3*4"}}\\n</tool_call> <tool_call>{bad}</tool_call>'),
   "calc": [common.calculator("48/2"), common.calculator("0.1*3"), common.calculator("1,000+1"), common.calculator("-(2**3)")],
   "cost": common.tool_cost_reward(["#### 1", [{"role": "assistant", "content": ""}, {"role": "tool", "content": "2"}, {"role": "tool", "content": "3"}]]),
@@ -125,8 +129,50 @@ print(json.dumps(out))`;
     expect(messages[1]).toEqual({ role: 'tool', content: '24', tool_calls: [], name: 'calculator' });
     expect(messages[4].content).toBe('72 clips altogether.\n#### 1072');
     expect(got.calls).toEqual(['3*4']);
+    // The text before a call, without the one newline Qwen's template writes before <tool_call> (TRL's parser drops it).
+    expect(got.before).toEqual(['Albert has 50*30 = ', 'x\n', '#### 5', 'a = ']);
     expect(got.calc).toEqual(['24', '0.3', '1001', '-8']);
     expect(got.cost).toEqual([0, -2]);
     expect(got.refused).toEqual(['ValueError', 'ValueError', 'ValueError', 'ZeroDivisionError', 'ValueError']);
+  });
+});
+
+/**
+ * Bugs found by running the exported projects at toy scale (a random 2-layer Qwen3 with Qwen3's chat template, fake
+ * GSM8K, TRL 1.9.0 on CPU: scripts/export/smoke.md). Each shows in the generated text; python3 alone cannot run them.
+ */
+describe('what running the projects found', () => {
+  const projects = everyProject();
+  const file = (p: (typeof projects)[number]['project'], name: string) => p.files.find((f) => f.path === name)?.text;
+
+  it('prepare_data.py never takes a cached map: datasets fingerprints to_rl/to_sft, not the common.py code they call', () => {
+    for (const { project } of projects) {
+      const maps = [...file(project, 'prepare_data.py')!.matchAll(/\.map\(([^)]*)\)/g)].map((m) => m[1]);
+      expect(maps, project.name).toHaveLength(2);
+      for (const args of maps) expect(args, project.name).toContain('load_from_cache_file=False');
+    }
+  });
+
+  it('eval.py renders a conversation with calls as GRPOTrainer does: TRL’s training template, the model’s own text', () => {
+    for (const { project, method } of projects) {
+      const evalPy = file(project, 'eval.py')!;
+      expect(evalPy, project.name).not.toContain('.split("<tool_call>")[0]'); // kept the newline the template adds again
+      if (method !== 'agent') {
+        expect(evalPy, project.name).not.toContain('trl');
+        continue;
+      }
+      expect(evalPy).toContain('"content": text_before_calls(text)');
+      // Qwen3's own template drops the empty <think> block of turns before a tool result; TRL trains with its variant.
+      expect(evalPy).toMatch(/if USE_TOOLS and not is_chat_template_prefix_preserving\(tokenizer\):\n(?:\s+#.*\n)+\s+tokenizer\.chat_template = get_training_chat_template\(tokenizer\)\n/);
+      expect(evalPy.indexOf('tokenizer.chat_template =')).toBeLessThan(evalPy.indexOf('finals, calls = answer('));
+    }
+  });
+
+  it('make_pairs.py stops with a reason when a split has no pairs, instead of DPOTrainer’s bare IndexError', () => {
+    const makePairs = file(buildProjectFor('dpo'), 'make_pairs.py')!;
+    const check = makePairs.indexOf('raise SystemExit(');
+    expect(check).toBeGreaterThan(0);
+    expect(makePairs.indexOf('if empty:')).toBeLessThan(check);
+    expect(check).toBeLessThan(makePairs.indexOf('result.save_to_disk("data/pairs")'));
   });
 });

@@ -40,7 +40,7 @@ test.describe('GRPO lab', () => {
   test('settings and seed in the URL are restored, and bad ones are reported', async ({ page }) => {
     await page.goto('/labs/grpo/?preset=kl&learning_rate=0.001&seed=7&epsilon=-1');
     await expect(page.getByLabel('learning_rate')).toHaveValue('0.001');
-    await expect(page.getByLabel('seed')).toHaveValue('7');
+    await expect(page.getByLabel('seed', { exact: true })).toHaveValue('7');
     await expect(page.getByRole('textbox', { name: 'beta' })).toHaveValue('0.04'); // from the preset
     await expect(page.getByLabel('Preset')).toHaveValue('kl');
     await expect(page.getByText(/ignored epsilon="-1"/)).toBeVisible();
@@ -112,7 +112,7 @@ test('the comparison runs GRPO, Dr. GRPO, DAPO and GSPO on one seed, overlays th
     await expect(compare.locator('.runs-summary tbody tr').nth(i).locator('th')).toHaveText(`run ${i + 1} (${name})`);
   }
   await expect(page.getByRole('figure', { name: 'Completion length: correct and incorrect answers' })).toContainText('gspo');
-  await expect(page.getByLabel('seed')).toHaveValue('3');
+  await expect(page.getByLabel('seed', { exact: true })).toHaveValue('3');
 });
 
 test('in the GRPO chapter, the prose shows first and the lab loads only when opened', async ({ page }) => {

@@ -12,7 +12,7 @@ for (const lab of LABS) {
   test(`${lab.slug} lab: Train draws charts and the inspector, Pause stops, Reset clears, the URL restores settings`, async ({ page }) => {
     await page.goto(`/labs/${lab.slug}/?max_steps=500&${lab.setting}=${lab.value}&seed=3`);
     await expect(page.getByRole('textbox', { name: lab.setting, exact: true })).toHaveValue(lab.value);
-    await expect(page.getByRole('textbox', { name: 'seed' })).toHaveValue('3');
+    await expect(page.getByRole('textbox', { name: 'seed', exact: true })).toHaveValue('3');
     await page.getByRole('button', { name: 'Train' }).click();
     await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
     await expect(status(page)).toContainText('wasm');

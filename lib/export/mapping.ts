@@ -385,8 +385,28 @@ export function exportPlan(method: ExportMethod, settings: Settings): Plan {
   if (method !== 'sft' && method !== 'dpo' && rewards.every((r) => r.weight === 0)) {
     throw new ConfigError(['every reward weight is 0: GRPO would have nothing to learn from']);
   }
-  if (method === 'grpo' || method === 'agent') checkGenerationBatch(settings);
+  if (method === 'grpo' || method === 'agent') {
+    checkGenerationBatch(settings);
+    const cost = evaluationCost(settings);
+    if (cost.evaluation > cost.training) {
+      warnings.push(
+        `Evaluation during training costs more than training: TRL's GRPOTrainer samples num_generations completions for each held-out prompt, so ${cost.evaluations} evaluations × EVAL_SAMPLES ${String(settings.eval_samples)} × ${String(settings.num_generations)} = ${cost.evaluation} completions, against ${cost.training} for the ${String(settings.max_steps)} training steps (the lab decodes each held-out problem once, greedily). On a slow GPU lower EVAL_SAMPLES in common.py or raise eval_steps; eval.py scores accuracy after training either way.`,
+      );
+    }
+  }
   return { method, rows, config, lora: settings.use_peft === true ? lora : null, rewards, constants, warnings };
+}
+
+/** Completions a GRPO-like run generates: for training (a batch per optimizer step) and for TRL's in-training evaluation. */
+export function evaluationCost(settings: Settings): { evaluations: number; evaluation: number; training: number } {
+  const steps = settings.max_steps as number;
+  const every = settings.eval_steps as number;
+  const evaluations = every > 0 ? Math.floor(steps / every) : 0;
+  return {
+    evaluations,
+    evaluation: evaluations * (settings.eval_samples as number) * (settings.num_generations as number),
+    training: steps * (settings.per_device_train_batch_size as number),
+  };
 }
 
 /** TRL's rule, as lib/train/grpo-update.ts checks it for the lab: the generation batch holds whole groups. */

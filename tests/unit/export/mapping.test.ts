@@ -97,6 +97,16 @@ describe('the mapping table', () => {
     expect(masked.warnings.join(' ')).toMatch(/cannot reproduce/);
   });
 
+  it('warns, with the counts, when TRL’s in-training evaluation would generate more than training does', () => {
+    // The default GRPO run: 60 steps × 64 completions = 3840; evaluation every 10 steps on 200 prompts × 8 = 9600.
+    const costly = exportPlan('grpo', exportSettings('grpo', 'default', { max_steps: 60, eval_steps: 10, eval_samples: 200, num_generations: 8, per_device_train_batch_size: 64 }));
+    expect(costly.warnings.join(' ')).toContain('6 evaluations × EVAL_SAMPLES 200 × 8 = 9600 completions, against 3840 for the 60 training steps');
+    const cheap = exportPlan('grpo', exportSettings('grpo', 'default', { max_steps: 60, eval_steps: 30, eval_samples: 100, num_generations: 8, per_device_train_batch_size: 64 }));
+    expect(cheap.warnings.join(' ')).not.toMatch(/Evaluation during training/); // 2 × 100 × 8 = 1600 < 3840
+    const none = exportPlan('agent', exportSettings('agent', 'default', { eval_steps: 0 }));
+    expect(none.warnings.join(' ')).not.toMatch(/Evaluation during training/);
+  });
+
   it('maps LoRA runs to peft.LoraConfig with Qwen’s module names, and full fine-tuning to none', () => {
     const lora = exportPlan('sft', exportSettings('sft', 'lora_r16_rslora'));
     expect(lora.lora).toEqual([

@@ -1,8 +1,9 @@
 /**
  * The exported projects, run: every step of the default sft, lora_r4, grpo, dpo and agent projects at toy scale on a
- * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md). Opt-in, a few minutes:
- * EXPORT_SMOKE_PYTHON=/path/to/venv/bin/python npx vitest run tests/unit/export/smoke.test.ts, with torch, transformers,
- * datasets, peft, accelerate, jmespath and TRL (1.9.0, the pinned release) installed in that environment.
+ * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md). Not part of npm test
+ * (it needs a Python with torch and TRL, and a few minutes): EXPORT_SMOKE_PYTHON=/path/to/venv/bin/python npm run
+ * test:export-smoke, with torch, transformers, datasets, peft, accelerate, jmespath and TRL (1.9.0, the pinned
+ * release) installed in that environment.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,7 +47,9 @@ const evaluate = (dir: string, model: string) => {
 };
 const saved = (dir: string, output: string) => expect(fs.existsSync(path.join(dir, output, 'model.safetensors')), `${dir}/${output}`).toBe(true);
 
-describe.skipIf(!PYTHON)('the exported projects, run at toy scale', () => {
+if (!PYTHON) throw new Error('Set EXPORT_SMOKE_PYTHON to a Python that has torch and TRL installed (scripts/export/smoke.md).');
+
+describe('the exported projects, run at toy scale', () => {
   beforeAll(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-smoke-'));
     const model = path.join(root, 'tiny-qwen');

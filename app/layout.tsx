@@ -1,6 +1,9 @@
 import type { Metadata, Viewport } from 'next';
 import './globals.css';
 import { ThemeToggle, themeScript } from './_components/ThemeToggle';
+import { BootSignal } from './_components/boot/BootSignal';
+import { bootScript } from './_components/boot/deferred-boot';
+import { storedProgressScript } from './_components/progress/stored-progress-script';
 
 export const metadata: Metadata = {
   title: { default: 'Agentic RL Lab', template: '%s · Agentic RL Lab' },
@@ -21,6 +24,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en" suppressHydrationWarning>
       <head>
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script dangerouslySetInnerHTML={{ __html: bootScript }} />
+        <script dangerouslySetInnerHTML={{ __html: storedProgressScript }} />
       </head>
       <body>
         <a className="skip-link" href="#main">
@@ -39,6 +44,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <ThemeToggle />
         </header>
         <div id="main">{children}</div>
+        <BootSignal />
         <footer className="site-footer">
           <p>
             Agentic RL Lab: an open course on training LLM agents with reinforcement learning. Your progress stays on

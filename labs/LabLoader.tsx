@@ -1,6 +1,6 @@
 'use client';
 
-import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 
 const Loading = () => <p className="lab-loading">Loading the lab…</p>;
 
@@ -19,15 +19,14 @@ function labComponent(slug: string): LazyExoticComponent<ComponentType> {
 }
 
 /**
- * On a lab's own page the lab loads at once; inside a chapter it waits for the reader to ask. The lab itself is
- * never rendered on the server (it needs workers, storage and the URL). `slug` is a lab of content/labs.ts: the
- * server components that render this check it, so the registry's text stays out of the page's JavaScript.
+ * On a lab's own page the lab is rendered at once, on the server too: the page's HTML holds its controls with the
+ * preset's settings, and its workers, storage and address are read once the page is live (the first interaction:
+ * app/_components/boot/deferred-boot.ts). Inside a chapter it waits for the reader to ask. `slug` is a lab of
+ * content/labs.ts: the server components that render this check it, so the registry's text stays out of the page's
+ * JavaScript.
  */
 export function LabLoader({ slug, deferred = false, title }: { slug: string; deferred?: boolean; title?: string }) {
-  const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (!deferred) setOpen(true);
-  }, [deferred]);
+  const [open, setOpen] = useState(!deferred);
   if (open) {
     const Lab = labComponent(slug);
     return (

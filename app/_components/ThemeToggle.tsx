@@ -13,7 +13,7 @@ d.dataset.theme=next;try{localStorage.setItem(k,next)}catch(e){/* storage blocke
 
 export function ThemeToggle() {
   return (
-    <button type="button" className="theme-toggle">
+    <button type="button" className="theme-toggle" data-boot-native="">
       <span className="when-light">
         <span aria-hidden="true">☾</span>
         <span className="sr-only">Switch to dark theme</span>

@@ -9,8 +9,10 @@ export const metadata: Metadata = { title: 'Code exercises', description: 'Every
 
 export default function ExercisesPage() {
   const chapters = new Map(getChapters().map((c) => [c.slug, c]));
+  // data-boot-eager: what the hand-in part shows depends on the address's hash, so the page starts without waiting
+  // for the reader (app/_components/boot/deferred-boot.ts).
   return (
-    <main className="page exercises-page">
+    <main className="page exercises-page" data-boot-eager="">
       <h1>Code exercises</h1>
       <p className="lede">
         Each exercise asks for one piece of the training code in plain JavaScript and checks it at once, on random

@@ -4,8 +4,9 @@ import { AssignmentBuilder } from '@/app/_components/teach/AssignmentBuilder';
 export const metadata: Metadata = { title: 'Make an assignment', description: 'Assign a lab with locked settings and a goal, and share it as a link.' };
 
 export default function TeachPage() {
+  // data-boot-eager: an instructor's tool, live at once (the form's fields follow the lab chosen, which a replay after hydration cannot follow; app/_components/boot/deferred-boot.ts).
   return (
-    <main className="page teach-page">
+    <main className="page teach-page" data-boot-eager="">
       <h1>Make an assignment</h1>
       <p className="lede">
         Choose a lab and a preset, lock the settings students must keep, and set a goal that is measured on your own

@@ -78,6 +78,11 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
   const loaded = useRef(false);
+  // The server renders the preset's settings; until the link's settings (and assignment) are read, the lab is marked
+  // pending: the deferred boot holds clicks made before then (app/_components/boot/deferred-boot.ts), and a Train
+  // pressed in between starts once they are in.
+  const [settled, setSettled] = useState(false);
+  const trainWhenSettled = useRef(false);
   const { status } = lab;
   const steps = status.history.filter((l) => l.kind === 'train');
   const hasRun = status.history.length > 0 || status.state !== 'idle';
@@ -94,6 +99,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     setBackendChoice(backend);
     setNotices(problems.map((problem) => `Link settings: ${problem}.`));
     loaded.current = true;
+    setSettled(true);
   }, [schema, presets, firstPreset, assignment]);
   useEffect(() => {
     if (!loaded.current) return;
@@ -231,11 +237,20 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     lab.restart();
   };
   const train = () => {
+    if (!settled) {
+      trainWhenSettled.current = true;
+      return;
+    }
     if (status.state !== 'idle') return lab.train(settings, backendChoice, false); // resume
     runSettings.current = settings;
     runPreset.current = preset;
     void startRun(settings);
   };
+  useEffect(() => {
+    if (!settled || !trainWhenSettled.current) return;
+    trainWhenSettled.current = false;
+    train();
+  });
   const reset = () => {
     archive();
     lab.reset();
@@ -275,7 +290,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const stateWord = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' }[status.state];
 
   return (
-    <div className="lab">
+    <div className="lab" data-boot-pending={settled ? undefined : ''}>
       <AssignmentBanner view={assignment} trainer={trainer} run={{ state: status.state, backend: status.backend, settings: runSettings.current, history: status.history }} requestWeights={lab.weights} />
       <div className="lab-toolbar">
         <button type="button" className="lab-primary" onClick={train} disabled={starting || Boolean(sweep?.running) || status.state === 'running' || status.state === 'done' || status.state === 'failed'}>

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { goLive } from './boot';
 import { exerciseNamed } from '@/content/exercises';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-exercises-e2e-'));
@@ -45,6 +46,7 @@ test('assign exercises, hand them in, grade them again in the sandbox: a pass an
 
   // The instructor.
   await page.goto('/teach/');
+  await goLive(page);
   await page.getByRole('combobox', { name: 'Lab', exact: true }).selectOption('grpo');
   await page.getByLabel('Title').fill('Week 5');
   await page.getByLabel('Evaluation seed').fill('5');

@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { exerciseNamed } from '@/content/exercises';
+import { goLive } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
 const PROGRESS_KEY = 'agentic-rl-lab:progress';
@@ -46,10 +47,12 @@ test('a correct GAE passes all 20 cases, is marked Passed, and stays passed (wit
   const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), PROGRESS_KEY);
   expect(stored.state.exercises.gae.source).toBe(GAE.solution);
   await page.reload();
+  await goLive(page); // stored progress shows once the page is live (the reader's first move)
   const again = exercise(page, 'gae');
   await expect(again.locator('.exercise-badge')).toHaveText('Passed');
   // The learning path shows the pass too.
   await page.goto('/path/');
+  await goLive(page);
   await expect(page.getByRole('listitem').filter({ hasText: GAE.title }).locator('.exercise-badge')).toHaveText('Passed');
   await expect(page.getByText(/1 of \d+ exercises passed/)).toBeVisible();
   expect(seen.errors).toEqual([]);

@@ -3,6 +3,7 @@
  * problem gets a short notice, the lab still trains, and tfjs never loads on the page's main thread.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { labSettled } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
 const status = (page: Page) => page.getByRole('status');
@@ -29,6 +30,7 @@ test.describe('hostile lab links', () => {
     test(`${query.length > 50 ? `${query.slice(0, 50)}… (${query.length} chars)` : query}: the lab loads, says what it ignored, and trains`, async ({ page }) => {
       const errors = pageErrors(page);
       await page.goto(`/labs/grpo/${query}`);
+      await labSettled(page); // the link's settings read, and its notices out
       await expect(page.getByRole('button', { name: 'Train' })).toBeEnabled();
       const notices = page.locator('.lab-notice');
       expect(await notices.count()).toBeLessThanOrEqual(5);

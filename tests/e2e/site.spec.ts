@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { goLive } from './boot';
 import { watchErrors } from './watch';
 
 const PROGRESS_KEY = 'agentic-rl-lab:progress';
@@ -60,12 +61,16 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
 
   await page.reload();
+  await goLive(page); // stored progress shows once the page is live
   const quizAfter = page.locator(`form.quiz[data-quiz-id="${quizId}"]`);
   await expect(quizAfter.locator('.quiz-feedback')).toContainText('Correct');
   await expect(quizAfter.locator('input[type=radio]').nth(correctIndex)).toBeChecked();
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
 
   await page.goto('/');
+  // A returning reader: the new reader's Start link is hidden until the page has read the stored progress.
+  await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeHidden();
+  await goLive(page);
   await expect(page.getByText('You have completed 1 of 9 chapters.')).toBeVisible();
   await expect(page.locator('.chapter-card').first().locator('.chapter-mark.done')).toBeVisible();
   await expect(page.getByRole('link', { name: /Continue: 2\./ })).toBeVisible();
@@ -100,6 +105,7 @@ test('a stored quiz answer marked "correct" by hand is still judged against the 
     { key: PROGRESS_KEY, id, wrong },
   );
   await page.reload();
+  await goLive(page);
   const again = page.locator(`form.quiz[data-quiz-id="${id}"]`);
   await expect(again.locator('input[type=radio]').nth(wrong)).toBeChecked();
   await expect(again.locator('.quiz-feedback')).toContainText('Not quite');
@@ -112,6 +118,7 @@ test('a corrupt stored progress value is discarded and the page still works', as
   await page.evaluate((key) => localStorage.setItem(key, '{"state": {"chapters": 5'), PROGRESS_KEY);
   await page.goto('/chapters/ppo/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await goLive(page);
   await page.getByRole('button', { name: 'Mark chapter as completed' }).click();
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
   const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), PROGRESS_KEY);

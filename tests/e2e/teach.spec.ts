@@ -10,6 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
 import { submissionDigest } from '@/lib/teach/submission';
+import { goLive } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-e2e-'));
@@ -47,6 +48,7 @@ test.describe.serial('assignments', () => {
 
     // The instructor.
     await page.goto('/teach/');
+    await goLive(page);
     await page.getByRole('combobox', { name: 'Lab', exact: true }).selectOption('grpo');
     await page.getByLabel('Title').fill('Week 3');
     await setField(page, 'max_steps', '3');

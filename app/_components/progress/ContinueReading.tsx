@@ -11,7 +11,16 @@ interface ChapterLink {
 /** Home page: where the reader left off, and how far through the course they are. */
 export function ContinueReading({ chapters }: { chapters: ChapterLink[] }) {
   const { value, ready } = useProgress((s) => s);
-  if (!ready) return <div className="continue placeholder" aria-hidden="true" />;
+  if (!ready) {
+    return (
+      <div className="continue" data-new-reader="">
+        <p>New here? Start with chapter 1.</p>
+        <a className="button" href={`/chapters/${chapters[0].slug}/`}>
+          Start: {chapters[0].number}. {chapters[0].title}
+        </a>
+      </div>
+    );
+  }
   const completed = chapters.filter((c) => value.chapters[c.slug]?.completedAt).length;
   const last = chapters.find((c) => c.slug === value.lastVisited?.slug);
   const firstUnfinished = chapters.find((c) => !value.chapters[c.slug]?.completedAt);

@@ -20,11 +20,16 @@ export function ChapterMark({ slug }: { slug: string }) {
   return <span className="chapter-mark opened" title="Opened">•<span className="sr-only"> (started)</span></span>;
 }
 
+/**
+ * Until stored progress is read (the page's code starts on the reader's first interaction) the button shows the new
+ * reader's state and works: a press is replayed once the page is live. A device with stored progress hides it
+ * meanwhile (data-new-reader, stored-progress-script.ts) rather than show a state that may be wrong.
+ */
 export function CompleteToggle({ slug }: { slug: string }) {
   const { value: completed, ready } = useProgress((s) => Boolean(s.chapters[slug]?.completedAt));
   return (
-    <div className="complete-toggle">
-      <button type="button" disabled={!ready} aria-pressed={completed} onClick={() => progressActions().setCompleted(slug, !completed)}>
+    <div className="complete-toggle" data-new-reader={ready ? undefined : ''}>
+      <button type="button" aria-pressed={completed} onClick={() => progressActions().setCompleted(slug, !completed)}>
         {completed ? '✓ Chapter completed' : 'Mark chapter as completed'}
       </button>
     </div>

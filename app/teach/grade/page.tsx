@@ -4,8 +4,9 @@ import { Grader } from '@/app/_components/teach/Grader';
 export const metadata: Metadata = { title: 'Grade submissions', description: 'Validate and re-evaluate students’ submissions, and export the grades as CSV.' };
 
 export default function GradePage() {
+  // data-boot-eager: an instructor's tool, live at once (grading starts from files chosen on it; app/_components/boot/deferred-boot.ts).
   return (
-    <main className="page teach-page">
+    <main className="page teach-page" data-boot-eager="">
       <h1>Grade submissions</h1>
       <p className="lede">
         Load the assignment file you made on the <a href="/teach/">assignment page</a>, then the students’

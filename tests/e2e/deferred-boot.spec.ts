@@ -1,0 +1,145 @@
+/**
+ * The framework starts on the reader's first interaction (app/_components/boot/deferred-boot.ts): nothing of it runs
+ * while the page loads, the first move, key or focus starts it, a page whose address holds settings starts at once,
+ * and a button pressed before React has hydrated is pressed again, once, after.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { goLive } from './boot';
+
+type BootWindow = Window & { next?: unknown; __arlBoot: { booted(): boolean; live(): boolean; pending(): number } };
+const state = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as BootWindow;
+    return { booted: w.__arlBoot.booted(), live: w.__arlBoot.live(), nextRan: w.next !== undefined, readyState: document.readyState };
+  });
+
+function collectErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
+for (const path of ['/', '/chapters/grpo/', '/labs/grpo/', '/labs/ppo/', '/labs/dpo/', '/labs/lora/', '/labs/agent/', '/labs/', '/path/', '/references/']) {
+  test(`${path}: no framework code runs until the reader moves, then the page hydrates without errors`, async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.goto(path, { waitUntil: 'load' });
+    expect(await page.locator('script[type="text/arl-deferred"]').count()).toBeGreaterThan(0);
+    // Still idle a moment after load: Next's runtime (which sets window.next) has not run.
+    await page.waitForTimeout(500);
+    expect(await state(page)).toEqual({ booted: false, live: false, nextRan: false, readyState: 'complete' });
+    await goLive(page);
+    expect(await state(page)).toEqual({ booted: true, live: true, nextRan: true, readyState: 'complete' });
+    expect(await page.locator('script[type="text/arl-deferred"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+}
+
+for (const path of ['/exercises/', '/teach/', '/teach/grade/']) {
+  test(`${path} (data-boot-eager: what it shows depends on the address or the files chosen) goes live with no interaction`, async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.goto(path);
+    await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+    expect(errors).toEqual([]);
+  });
+}
+
+test('the keyboard starts the page too (Tab to the first link)', async ({ page }) => {
+  await page.goto('/chapters/ppo/');
+  expect((await state(page)).booted).toBe(false);
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+});
+
+test('a lab link with settings in its address starts at once and shows them, with no interaction', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/labs/grpo/?seed=7&learning_rate=0.001');
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+  await expect(page.getByLabel('seed', { exact: true })).toHaveValue('7');
+  await expect(page.getByLabel('learning_rate')).toHaveValue('0.001');
+  expect(errors).toEqual([]);
+});
+
+test('a hash with settings pasted over an idle page starts it', async ({ page }) => {
+  await page.goto('/chapters/dpo/');
+  expect((await state(page)).booted).toBe(false);
+  await page.evaluate(() => {
+    location.hash = '#beta=0.5';
+  });
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+});
+
+test('Train pressed before the page is live starts one run (pressed again once, not lost, not twice)', async ({ page }) => {
+  const errors = collectErrors(page);
+  // The framework's code arrives only after the click, as on a slow line.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/labs/ppo/', { waitUntil: 'domcontentloaded' }); // 'load' waits for the held scripts' preloads
+  await page.getByRole('button', { name: 'Train' }).click();
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  release();
+  const status = page.locator('.lab-status');
+  await expect(status).toContainText(/step [1-9]/, { timeout: 60_000 });
+  // A second press would have paused it: the run goes on to its end (max_steps 30 by default).
+  await expect(status).toContainText('finished', { timeout: 90_000 });
+  await expect(status).toContainText('step 30');
+  await expect(status).not.toContainText('paused');
+  expect(errors).toEqual([]);
+});
+
+test('the theme toggle, which works before React, flips the theme once when pressed first', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/chapters/dpo/');
+  expect((await state(page)).booted).toBe(false);
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await goLive(page);
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+});
+
+test('a submit button pressed before the page is live does not send its form to the address bar; React takes it', async ({ page }) => {
+  // /teach/ starts at once (data-boot-eager); holding the framework's code keeps it from going live.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/teach/', { waitUntil: 'domcontentloaded' });
+  await page.getByRole('button', { name: 'Make the assignment' }).click();
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  release();
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+  await expect(page.getByRole('region', { name: 'Your assignment' })).toBeVisible();
+  expect(new URL(page.url()).search).toBe('');
+});
+
+test('a preset picked before the page is live reaches the lab once React has it', async ({ page }) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/labs/agent/', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Preset').selectOption('multi_step');
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  release();
+  await expect(page.locator('.lab-preset-note')).toContainText('Planning');
+  await expect(page.getByLabel('Preset')).toHaveValue('multi_step');
+});
+
+test('a toggle pressed before the page is live is pressed once: "Mark chapter as completed" ends completed', async ({ page }) => {
+  await page.goto('/chapters/ppo/');
+  expect((await state(page)).booted).toBe(false);
+  await page.getByRole('button', { name: 'Mark chapter as completed' }).click();
+  await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.pending() === 0);
+  await expect(page.getByRole('button', { name: /Chapter completed/ })).toHaveAttribute('aria-pressed', 'true');
+});

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { holdChunks, TFJS_MARKER, watch } from './watch';
 
 const PAGE = '/chapters/distributed-training/';
@@ -166,7 +166,7 @@ test('the demonstration runs in a worker on the button, and sharded equals unsha
   expect(scripts.length).toBeGreaterThan(0);
   for (const url of scripts) expect((await (await request.get(url)).text()).includes(TFJS_MARKER), url).toBe(false);
   // The results table is accessible too.
-  const { violations } = await new AxeBuilder({ page }).include('.dist-demo').analyze();
+  const { violations } = await (await axeOn(page)).include('.dist-demo').analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   expect(seen.errors).toEqual([]);
 });
@@ -177,7 +177,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(PAGE);
     await expect(page.locator('.memory-calculator')).toBeVisible();
     await page.locator('.ring-allreduce').getByRole('button', { name: 'Next step' }).click();
-    const { violations } = await new AxeBuilder({ page }).include('.memory-calculator').include('.pipeline-timeline').include('.ring-allreduce').include('.dist-demo').analyze();
+    const { violations } = await (await axeOn(page)).include('.memory-calculator').include('.pipeline-timeline').include('.ring-allreduce').include('.dist-demo').analyze();
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
   });
@@ -203,7 +203,7 @@ test('chapter 3 fits a phone screen and has no serious accessibility violations'
   await page.waitForLoadState('networkidle');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await (await axeOn(page)).analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes[0]?.target})`)).toEqual([]);
   await context.close();
 });

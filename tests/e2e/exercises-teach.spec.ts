@@ -7,27 +7,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { goLive } from './boot';
+import { writeCode } from './exercise-editor';
 import { exerciseNamed } from '@/content/exercises';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-exercises-e2e-'));
 const files = { assignment: path.join(dir, 'assignment.json'), ada: path.join(dir, 'ada.json'), edited: path.join(dir, 'edited.json') };
 
 async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await (await axeOn(page)).analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`), page.url()).toEqual([]);
-}
-
-async function writeCode(page: Page, box: Locator, code: string) {
-  await box.locator('.code-editor-fallback, .cm-content').first().click();
-  const content = box.locator('.cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(code);
 }
 
 const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });

@@ -4,10 +4,11 @@
  * responsive; code in the sandbox cannot read the site's storage, cookies or page; the editor works by keyboard alone;
  * and the page has no serious accessibility violation. tfjs (the expected values) loads in a worker only.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { exerciseNamed } from '@/content/exercises';
 import { goLive } from './boot';
+import { writeCode } from './exercise-editor';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
 const PROGRESS_KEY = 'agentic-rl-lab:progress';
@@ -15,17 +16,6 @@ const GAE = exerciseNamed('gae')!;
 const SECRET = 'the-site-secret-4711';
 
 const exercise = (page: Page, id: string) => page.locator(`[data-exercise="${id}"]`);
-
-/** Wakes the exercise (a click on its code), waits for CodeMirror, and replaces the code with `code`. */
-async function writeCode(page: Page, box: Locator, code: string) {
-  await box.locator('.code-editor-fallback, .cm-content').first().click();
-  const content = box.locator('.cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(code);
-  await expect(content).toContainText(code.split('\n')[0]);
-}
 
 async function check(box: Locator) {
   await box.getByRole('button', { name: 'Check', exact: true }).click();
@@ -160,7 +150,7 @@ test('a chapter with exercises, the learning path, the exercises page and the ho
         await expect(box.getByRole('status')).toContainText('failed', { timeout: 30_000 });
         await page.locator('details').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
       }
-      const { violations } = await new AxeBuilder({ page }).analyze();
+      const { violations } = await (await axeOn(page)).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${path} (${theme}) ${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
     }

@@ -3,8 +3,8 @@
  * lab's calculator environment with the shipped checkpoint as the policy, the returns appear at the end, and tfjs
  * is only ever loaded by the policy's worker, never on the page's main thread, malformed URL or not.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { approach, expectTfjsInWorkersOnly, TFJS_MARKER, watch } from './watch';
 
 const PAGE = '/chapters/agentic-rl/';
@@ -80,7 +80,7 @@ test('Step, then Run to the end: an episode with a call, a reward and the return
   await expect(stepper.getByTestId('mdp-turns')).toContainText('[347*6]');
   await expect(stepper.getByTestId('mdp-status')).toContainText('in a worker');
 
-  const { violations } = await new AxeBuilder({ page }).include('.mdp-stepper').analyze();
+  const { violations } = await (await axeOn(page)).include('.mdp-stepper').analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes[0]?.target})`)).toEqual([]);
 
   await expectTfjsInWorkersOnly(page, seen);

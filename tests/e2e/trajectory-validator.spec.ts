@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { axeOn } from './axe';
 import { BROKEN_EXAMPLES, pretty, TWO_CALL_TRAJECTORY } from '../../lib/agentdata/examples';
 import { approach, holdChunks, watch } from './watch';
 
@@ -138,7 +138,7 @@ test('axe finds no serious or critical violations in the validator, with errors 
   const widget = page.locator('.trajectory-validator[data-ready]');
   await expect(widget.getByTestId('lab-tokens')).toBeVisible();
   const check = async () => {
-    const { violations } = await new AxeBuilder({ page }).include('.trajectory-validator').analyze();
+    const { violations } = await (await axeOn(page)).include('.trajectory-validator').analyze();
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
   };

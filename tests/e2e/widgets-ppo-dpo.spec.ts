@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator } from '@playwright/test';
+import { axeOn } from './axe';
 import { expectTfjsInWorkersOnly, holdChunks, watch } from './watch';
 
 /** GAE by the textbook recursion, in plain JS: dones[t] = 1 means step t begins a new episode. */
@@ -188,7 +188,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.locator('.gae-calculator').getByRole('textbox', { name: /^Rewards/ }).fill('1, x'); // include the error state
     await expect(page.locator('.gae-calculator .widget-error')).toBeVisible();
     const serious = async (widget: string) => {
-      const { violations } = await new AxeBuilder({ page }).include(widget).analyze();
+      const { violations } = await (await axeOn(page)).include(widget).analyze();
       return violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${widget} ${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`);

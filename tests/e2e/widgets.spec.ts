@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { expectTfjsInWorkersOnly, holdChunks, watch } from './watch';
 
 const cells = (scope: ReturnType<Page['locator']>, scale: string) => scope.locator(`tbody td[data-scale="${scale}"]`);
@@ -114,7 +114,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.locator('.advantage-calculator')).toBeVisible();
     await page.locator('.advantage-calculator input').fill('1, x'); // include the error state
     await expect(page.locator('.widget-error')).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).include('.widget').analyze();
+    const { violations } = await (await axeOn(page)).include('.widget').analyze();
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
   });

@@ -35,7 +35,6 @@ export function LabLoader({ slug, deferred = false, title }: { slug: string; def
       </Suspense>
     );
   }
-  if (!deferred) return <Loading />;
   return (
     <div className="lab-placeholder">
       <button type="button" className="lab-primary" onClick={() => setOpen(true)}>

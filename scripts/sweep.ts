@@ -13,11 +13,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '@/lib/errors';
-import { ConfigError, ownEntry, parseAssignment, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerNamed, trainerSettings } from '@/lib/train/registry';
+import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
+import { TRAINER_NAMES } from '@/lib/train/registry';
 import { checkPlan, finalMetrics, parseAxis, parseSeeds, planSweep, summarize, sweepCsv, SweepError, type SweepResult } from '@/lib/train/sweep';
 import { integerFlag, nodeBackendFlag, parseFlags, UsageError } from './cli';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
+import { trainerAndPreset } from './trainer-flag';
 
 const USAGE = `usage: npm run sweep -- <${TRAINER_NAMES.join('|')}> --grid key=v1,v2[,...] [--grid key2=...] --seeds 1,2,3 --out DIR [--steps N] [--preset NAME] [--set key=value ...] [--backend wasm|cpu] ${EXTRAS_USAGE} [--force]`;
 
@@ -44,13 +45,7 @@ async function parseCommandLine(argv: string[]) {
     USAGE,
   );
   if (values.help) return null;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a trainer: ${TRAINER_NAMES.join(' | ')}` : `one trainer at a time, got ${positionals.join(' ')}`);
-  const name = trainerNamed(positionals[0]);
-  if (name === null) throw new UsageError(`unknown trainer "${positionals[0]}": name a trainer: ${TRAINER_NAMES.join(' | ')}`);
-  const { schema, presets } = trainerSettings(name);
-  const presetName = values.preset ?? 'default';
-  const preset = ownEntry(presets, presetName);
-  if (!preset) throw new UsageError(`unknown preset "${presetName}" for ${name} (known: ${Object.keys(presets).join(', ')})`);
+  const { name, schema, preset } = trainerAndPreset(positionals, values.preset);
   const grid = values.grid ?? [];
   if (grid.length === 0) throw new UsageError('give at least one --grid key=v1,v2,…: the field to sweep and its values');
   if (values.seeds === undefined) throw new UsageError('give --seeds, e.g. --seeds 1,2,3: each combination runs once per seed');

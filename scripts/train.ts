@@ -24,11 +24,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
-import { ConfigError, ownEntry, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings } from '@/lib/train/registry';
+import { ConfigError, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
+import { TRAINER_NAMES, TRAINERS } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
 import { integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
+import { trainerAndPreset } from './trainer-flag';
 
 const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] ${EXTRAS_USAGE} [--assignment FILE --student NAME --submit FILE]`;
 
@@ -58,13 +59,7 @@ async function parseCommandLine(argv: string[]) {
     USAGE,
   );
   if (values.help) return null;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a trainer: ${TRAINER_NAMES.join(' | ')}` : `one trainer at a time, got ${positionals.join(' ')}`);
-  const name = trainerNamed(positionals[0]);
-  if (name === null) throw new UsageError(`unknown trainer "${positionals[0]}": name a trainer: ${TRAINER_NAMES.join(' | ')}`);
-  const { schema, presets } = trainerSettings(name);
-  const presetName = values.preset ?? 'default';
-  const preset = ownEntry(presets, presetName);
-  if (!preset) throw new UsageError(`unknown preset "${presetName}" for ${name} (known: ${Object.keys(presets).join(', ')})`);
+  const { name, schema, presetName, preset } = trainerAndPreset(positionals, values.preset);
   const backend = nodeBackendFlag(values.backend!);
 
   const assignment = values.assignment === undefined ? null : await readAssignment(values.assignment, name);

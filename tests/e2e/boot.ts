@@ -16,3 +16,17 @@ export async function labSettled(page: Page): Promise<void> {
   await page.locator('.lab').first().waitFor();
   await page.waitForFunction(() => document.querySelector('.lab[data-boot-pending]') === null);
 }
+
+/**
+ * Holds back the framework's code, as a slow line would, so that what a test does next happens before hydration.
+ * Returns the release. Open the page with waitUntil 'domcontentloaded': 'load' waits for the held scripts' preloads.
+ */
+export async function holdFrameworkCode(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

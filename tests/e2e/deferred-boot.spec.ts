@@ -3,8 +3,9 @@
  * while the page loads, the first move, key or focus starts it, a page whose address holds settings starts at once,
  * and a button pressed before React has hydrated is pressed again, once, after.
  */
+import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { goLive } from './boot';
+import { goLive, holdFrameworkCode } from './boot';
 
 type BootWindow = Window & { next?: unknown; __arlBoot: { booted(): boolean; live(): boolean; pending(): number } };
 const state = (page: Page) =>
@@ -73,14 +74,8 @@ test('a hash with settings pasted over an idle page starts it', async ({ page })
 
 test('Train pressed before the page is live starts one run (pressed again once, not lost, not twice)', async ({ page }) => {
   const errors = collectErrors(page);
-  // The framework's code arrives only after the click, as on a slow line.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto('/labs/ppo/', { waitUntil: 'domcontentloaded' }); // 'load' waits for the held scripts' preloads
+  const release = await holdFrameworkCode(page); // the framework's code arrives only after the click
+  await page.goto('/labs/ppo/', { waitUntil: 'domcontentloaded' });
   await page.getByRole('button', { name: 'Train' }).click();
   expect(await state(page)).toMatchObject({ booted: true, live: false });
   release();
@@ -105,12 +100,7 @@ test('the theme toggle, which works before React, flips the theme once when pres
 
 test('a submit button pressed before the page is live does not send its form to the address bar; React takes it', async ({ page }) => {
   // /teach/ starts at once (data-boot-eager); holding the framework's code keeps it from going live.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdFrameworkCode(page);
   await page.goto('/teach/', { waitUntil: 'domcontentloaded' });
   await page.getByRole('button', { name: 'Make the assignment' }).click();
   expect(await state(page)).toMatchObject({ booted: true, live: false });
@@ -121,12 +111,7 @@ test('a submit button pressed before the page is live does not send its form to 
 });
 
 test('a preset picked before the page is live reaches the lab once React has it', async ({ page }) => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdFrameworkCode(page);
   await page.goto('/labs/agent/', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Preset').selectOption('multi_step');
   expect(await state(page)).toMatchObject({ booted: true, live: false });
@@ -142,4 +127,16 @@ test('a toggle pressed before the page is live is pressed once: "Mark chapter as
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
   await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.pending() === 0);
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('a run file chosen before the page is live is imported once React has the lab', async ({ page }, testInfo) => {
+  const history = [1, 2, 3].map((step) => ({ step, kind: 'train', metrics: { reward: step / 10, loss: 0.1 } }));
+  const file = testInfo.outputPath('early.json');
+  fs.writeFileSync(file, JSON.stringify({ format: 'agentic-rl-lab/run', version: 1, trainer: 'grpo', settings: { seed: 3 }, history }));
+  const release = await holdFrameworkCode(page);
+  await page.goto('/labs/grpo/', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Import run').setInputFiles(file);
+  expect(await state(page)).toMatchObject({ live: false });
+  release();
+  await expect(page.getByText('Imported early.json: 3 steps, overlaid on the charts.')).toBeVisible();
 });

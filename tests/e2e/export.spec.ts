@@ -8,16 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-
-function readTree(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, entry.name);
-    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
-    else out[rel] = fs.readFileSync(path.join(dir, rel), 'utf8');
-  }
-  return out;
-}
+import { readTree } from '@/tests/read-tree';
 
 test.describe('Export for TRL', () => {
   test('the GRPO lab downloads the same project as npm run export for the same settings', async ({ page }) => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { labSettled } from './boot';
 
 const status = (page: Page) => page.locator('.lab-status');
 const stepOf = async (page: Page) => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
@@ -93,6 +94,7 @@ test.describe('GRPO lab', () => {
     await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
     // Train a second run: both overlay, labelled by what differs (the seed).
     await page.goto('/labs/grpo/?max_steps=2&seed=2');
+    await labSettled(page); // a file chosen before then is covered by deferred-boot.spec.ts
     await page.getByLabel('Import run').setInputFiles(file);
     await page.getByRole('button', { name: 'Train' }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });

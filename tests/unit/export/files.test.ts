@@ -17,22 +17,12 @@ import { zipProject } from '@/lib/export/zip';
 import { insidePath, writeProject } from '@/scripts/export/write';
 import { UsageError } from '@/scripts/cli';
 import { TRL_FIELDS } from './helpers';
+import { readTree } from '@/tests/read-tree';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-files-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/export.ts', ...args], { encoding: 'utf8' });
-
-/** Every file under dir, relative path → text. */
-function readTree(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, entry.name);
-    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
-    else out[rel] = fs.readFileSync(path.join(dir, rel), 'utf8');
-  }
-  return out;
-}
 
 describe('accelerate/*.yaml', () => {
   it('parse, and use only keys Accelerate reads (its ClusterConfig and launch flags at the pinned tag)', () => {

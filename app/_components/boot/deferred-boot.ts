@@ -24,22 +24,27 @@
  *   on blur would otherwise keep it as an uncommitted draft). Elements inside an island need no React props: the island wakes on the replayed
  *   event and reads its fields on mount (islands/Island.tsx); a click or focus elsewhere in an island (the
  *   exercise's code, to edit it) wakes it, and so does the pointer resting on one (islands wake on pointerover).
+ *   After that, a click on a button React has not hydrated yet (a lab whose code is still arriving: React drops
+ *   such clicks unless it can hydrate the button on the spot, which a listener after React's checks) is kept too.
  *   A submit button's click is held back, so that the browser does not send its form to the address bar first.
  *   Links need nothing: they navigate without JavaScript, and neither do buttons marked `data-boot-native` (the
  *   theme toggle, whose handler is an inline script of its own: pressing it twice would undo the reader's click).
  *
  * In `next dev` nothing is deferred and this only replays what was done before hydration.
  */
-export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,hovered=null;
+export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,hovered=null,late=null;
 var WAKE=['pointerdown','pointermove','touchstart','keydown','focusin','wheel','input','change','hashchange'];
 function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x)}
-function record(e){var t=e.target;if(live||!(t instanceof Element)||t.closest('[data-boot-native]'))return;
+function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;
+if(live){var p=e.type==='click'&&t.closest('button');if(!p||hasProps(p)||p.closest('.island'))return;
+late={k:'click',el:p};early.push(late);if(early.length===1){tries=0;setTimeout(flush,50)}return}
 if(e.type==='focusin'){if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
 if(e.type==='click'){var b=t.closest('button');if(b){if(b.type==='submit'&&b.form)e.preventDefault();keep({k:'click',el:b})}
 else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});else if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
-function ready(el){if(el.closest('[data-boot-pending]'))return false;if(el.closest('.island'))return true;for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}
+function hasProps(el){for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}
+function ready(el){return !el.closest('[data-boot-pending]')&&(!!el.closest('.island')||hasProps(el))}
 function fire(el,type){el.dispatchEvent(new Event(type,{bubbles:true}))}
 function again(x){var el=x.el;if(x.k==='wake')fire(el,'focusin');else if(x.k==='click'){if(!el.disabled)el.click()}else if(x.k==='checked'){el.checked=!x.v;el.click()}
 else if(x.k==='file')fire(el,'change');else{el.value=x.v+'\\u0000';Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el),'value').set.call(el,x.v);fire(el,'input');fire(el,'change');
@@ -58,6 +63,7 @@ if(hovered&&hovered.isConnected&&hovered.closest('.island'))fire(hovered,'pointe
 window.__arlBoot={boot:boot,hydrated:hydrated,booted:function(){return booted},live:function(){return live},pending:function(){return early.length}};
 ['click','input','change','focusin','keydown'].forEach(function(t){d.addEventListener(t,record,true)});
 d.addEventListener('pointerover',function(e){if(!live)hovered=e.target},true);
+addEventListener('click',function(){if(late&&hasProps(late.el))early=early.filter(function(y){return y!==late});late=null});
 WAKE.forEach(function(t){addEventListener(t,wake,{capture:true,passive:true})});
 if(location.search||location.hash.indexOf('=')>=0)boot();
 d.addEventListener('DOMContentLoaded',function(){if(d.querySelector('[data-boot-eager]'))boot()},{once:true})})()`;

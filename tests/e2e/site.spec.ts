@@ -36,6 +36,7 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   await expect(page).toHaveURL(/\/chapters\/sft-lora\/$/);
   await page.getByRole('link', { name: /← Previous/ }).click();
   await expect(page).toHaveURL(/\/chapters\/agentic-rl\/$/);
+  await goLive(page); // the quiz and the completion toggle below act on the live page
 
   // Answer the first quiz: a wrong answer first, then the right one.
   const quiz = page.locator('form.quiz').first();

@@ -77,7 +77,6 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const { accepts } = TRAINERS[trainer];
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
-  const loaded = useRef(false);
   // The server renders the preset's settings; until the link's settings (and assignment) are read, the lab is marked
   // pending: the deferred boot holds clicks made before then (app/_components/boot/deferred-boot.ts), and a Train
   // pressed in between starts once they are in.
@@ -98,16 +97,15 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     setPreset(p);
     setBackendChoice(backend);
     setNotices(problems.map((problem) => `Link settings: ${problem}.`));
-    loaded.current = true;
     setSettled(true);
   }, [schema, presets, firstPreset, assignment]);
   useEffect(() => {
-    if (!loaded.current) return;
+    if (!settled) return;
     const query = encodeSettings(schema, presets, settings, preset, firstPreset);
     const backend = backendChoice === 'auto' ? '' : `${query ? '&' : ''}backend=${backendChoice}`;
     const url = `${window.location.pathname}${query || backend ? `?${query}${backend}` : ''}${window.location.hash}`;
     window.history.replaceState(null, '', url);
-  }, [schema, presets, settings, preset, backendChoice, firstPreset]);
+  }, [settled, schema, presets, settings, preset, backendChoice, firstPreset]);
 
   /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
   const archive = () => {

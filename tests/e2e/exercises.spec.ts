@@ -136,6 +136,26 @@ test('by keyboard alone: Tab into the editor, type a solution, Tab to Check, Ent
   await expect(box.getByRole('button', { name: 'Check', exact: true })).toBeFocused();
 });
 
+test('Check reads the code as the editor holds it, even when pressed before React has rendered the last edit', async ({ page }) => {
+  // On a loaded machine a keyboard user's Enter on Check can come before React renders the last keystrokes (CodeMirror
+  // reports edits outside React's events). Here the edit and the press happen in one task, so nothing renders between.
+  await page.goto('/chapters/grpo/#exercise-grpo-advantages');
+  const box = exercise(page, 'grpo-advantages');
+  await writeCode(page, box, exerciseNamed('grpo-advantages')!.starter);
+  const found = await page.evaluate((code) => {
+    const box = document.querySelector('[data-exercise="grpo-advantages"]')!;
+    // CodeMirror keeps its view on the content element (@codemirror/view 6.43: cmTile.root.view).
+    const content = box.querySelector('.cm-content') as (Element & { cmTile?: { root?: { view?: import('@codemirror/view').EditorView } } }) | null;
+    const view = content?.cmTile?.root?.view;
+    if (!view) return false;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+    [...box.querySelectorAll('button')].find((b) => b.textContent === 'Check')!.click();
+    return true;
+  }, exerciseNamed('grpo-advantages')!.solution);
+  expect(found, 'the editor view is reachable from its content element').toBe(true);
+  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+});
+
 test('a chapter with exercises, the learning path, the exercises page and the home page pass axe (light and dark)', async ({ page }) => {
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });

@@ -8,6 +8,7 @@
  * user can reach the editor before it has loaded: focus moves into the editor when it arrives.
  */
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import './code-editor.css';
 
 export interface CodeEditorProps {
@@ -57,11 +58,18 @@ export function CodeEditor({ label, value, onChange, readOnly = false, className
   const view = useRef<View | null>(null);
   const latest = useRef(onChange);
   latest.current = onChange;
+  const replacing = useRef(false);
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
-    void createView(host.current!, { label, value, readOnly }, (text) => latest.current(text)).then((created) => {
+    // The reader's edit is committed at once: CodeMirror's change arrives outside React's events, so React would
+    // otherwise render it at its leisure, and a Check or Train pressed in between (a loaded machine, a quick keyboard)
+    // would read the code as it was before the edit. A value that came from outside is not echoed back.
+    const edited = (text: string) => {
+      if (!replacing.current) flushSync(() => latest.current(text));
+    };
+    void createView(host.current!, { label, value, readOnly }, edited).then((created) => {
       if (cancelled) return created.destroy();
       view.current = created;
       if (fallback.current && document.activeElement === fallback.current) created.focus();
@@ -78,7 +86,13 @@ export function CodeEditor({ label, value, onChange, readOnly = false, className
   // A value set from outside (an example chosen, a reset) replaces the document; the reader's own typing does not loop.
   useEffect(() => {
     const current = view.current;
-    if (current && current.state.doc.toString() !== value) current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
+    if (!current || current.state.doc.toString() === value) return;
+    replacing.current = true;
+    try {
+      current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
+    } finally {
+      replacing.current = false;
+    }
   }, [value, ready]);
 
   return (

@@ -3,6 +3,7 @@
  * budget with the prose in it once, formulas as MathML, and no widget or quiz code until the reader comes to one.
  */
 import { expect, test } from '@playwright/test';
+import { goLive } from './boot';
 import { holdChunks } from './watch';
 
 const HTML_BUDGET_BYTES = 300 * 1024;
@@ -74,4 +75,34 @@ test('a button pressed before its widget\'s code arrived is pressed again once t
   await release();
   await expect(ring.getByTestId('ring-phase')).toContainText('Reduce-scatter, step 1 of 3');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
+test('a button pressed while its widget hydrates counts once', async ({ page }) => {
+  // Between hydrateRoot and the island's first commit, the page's React sees the island as not yet hydrated: a click
+  // then was dropped (or, on a loaded machine, handled and then replayed again).
+  await page.goto('/chapters/distributed-training/');
+  await goLive(page);
+  const ring = page.locator('.ring-allreduce');
+  await ring.scrollIntoViewIfNeeded();
+  const pressed = await page.evaluate(
+    () =>
+      new Promise<{ reactListens: boolean; buttonHydrated: boolean }>((resolve) => {
+        const island = document.querySelector('.ring-allreduce')!.closest<HTMLElement>('.island')!;
+        const button = [...island.querySelectorAll('button')].find((b) => b.textContent === 'Next step')!;
+        const has = (el: Element, prefix: string) => Object.keys(el).some((k) => k.startsWith(prefix));
+        // Called right after hydrateRoot, in the same task: the press lands before React renders anything.
+        new MutationObserver(() => {
+          if (island.dataset.island !== 'hydrating') return;
+          const state = { reactListens: has(island, '_reactListening'), buttonHydrated: has(button, '__reactProps$') };
+          button.click();
+          resolve(state);
+        }).observe(island, { attributes: true, attributeFilter: ['data-island'] });
+        island.dispatchEvent(new Event('focusin', { bubbles: true })); // wakes the island
+      }),
+  );
+  expect(pressed, 'pressed inside the window: React listens on the island, the button is not yet hydrated').toEqual({ reactListens: true, buttonHydrated: false });
+  await expect(page.locator('.island[data-island="live"]', { has: ring })).toHaveCount(1);
+  await expect(ring.getByTestId('ring-phase')).toContainText('Reduce-scatter, step 1 of 3');
+  await page.waitForTimeout(500); // a second press would come with the replay, right after the island is live
+  await expect(ring.getByTestId('ring-phase')).toContainText('Reduce-scatter, step 1 of 3');
 });

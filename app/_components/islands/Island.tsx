@@ -56,7 +56,10 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
     const early: Event[] = [];
     let woken = false;
     const stop = () => {
-      for (const type of WAKE_ON) element.removeEventListener(type, listener, { capture: true });
+      for (const type of WAKE_ON) {
+        element.removeEventListener(type, listener, { capture: true });
+        window.removeEventListener(type, whileHydrating, { capture: true });
+      }
       wakers.get(name)?.delete(wake);
     };
     const wake = () => {
@@ -69,9 +72,12 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
         const live = () =>
           queueMicrotask(() => {
             stop();
+            element.dataset.island = 'live';
             runtime.replay(element, early);
           });
+        for (const type of WAKE_ON) window.addEventListener(type, whileHydrating, { capture: true });
         hydrateRoot(element, islandElement(Code, props as object, live), { identifierPrefix: id });
+        element.dataset.island = 'hydrating'; // its state, for tests: none (server HTML), hydrating, live
       }).catch(() => {
         woken = false; // its code did not arrive (offline): the next click or focus tries again
       });
@@ -79,6 +85,15 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
     const listener = (event: Event) => {
       early.push(event);
       wake();
+    };
+    // Once hydrateRoot has made the island a root of its own, the page's React (listening on the document) sees the
+    // island's HTML as not yet hydrated: a click there makes it try to hydrate the island on the spot, and it drops the
+    // click, or (on a loaded machine) lets it through before the replay presses the button again. Until the island is
+    // live, its events stop at the window, before any React, and are the replay's alone.
+    const whileHydrating = (event: Event) => {
+      if (!(event.target instanceof Node) || !element.contains(event.target)) return;
+      event.stopImmediatePropagation();
+      early.push(event);
     };
     for (const type of WAKE_ON) element.addEventListener(type, listener, { capture: true, passive: true });
     if (!wakers.has(name)) wakers.set(name, new Set());

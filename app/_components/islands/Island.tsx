@@ -75,8 +75,9 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
             element.dataset.island = 'live';
             runtime.replay(element, early);
           });
-        for (const type of WAKE_ON) window.addEventListener(type, whileHydrating, { capture: true });
         hydrateRoot(element, islandElement(Code, props as object, live), { identifierPrefix: id });
+        // After hydrateRoot, in the same task (no event comes between): if it throws, nothing is left guarding.
+        for (const type of WAKE_ON) window.addEventListener(type, whileHydrating, { capture: true });
         element.dataset.island = 'hydrating'; // its state, for tests: none (server HTML), hydrating, live
       }).catch(() => {
         woken = false; // its code did not arrive (offline): the next click or focus tries again

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { goLive, holdFrameworkCode } from './boot';
+import { goLive, holdFrameworkCode, labSettled } from './boot';
+import { holdChunks } from './watch';
 
 type BootWindow = Window & { next?: unknown; __arlBoot: { booted(): boolean; live(): boolean; pending(): number } };
 const state = (page: Page) =>
@@ -139,4 +140,35 @@ test('a run file chosen before the page is live is imported once React has the l
   expect(await state(page)).toMatchObject({ live: false });
   release();
   await expect(page.getByText('Imported early.json: 3 steps, overlaid on the charts.')).toBeVisible();
+});
+
+test('fields filled after the page is live but before the lab has hydrated reach the lab', async ({ page }) => {
+  // A lab hydrates after the page (its code is a chunk of its own): what is typed in between lands on HTML React has
+  // not taken yet, and hydration would put the fields back to the lab's state.
+  const { release } = await holdChunks(page, 'First field to sweep');
+  await page.goto('/labs/grpo/?max_steps=2&eval_steps=2&eval_samples=20'); // settings in the address: live at once
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+  const sweep = page.getByRole('region', { name: 'Sweep' });
+  await sweep.getByLabel('First field to sweep').selectOption('beta');
+  await sweep.getByLabel('Values of the first field').fill('0, 0.04');
+  await sweep.getByLabel('Seeds').fill('0,1');
+  expect(await sweep.getByLabel('Seeds').evaluate((el) => Object.keys(el).some((k) => k.startsWith('__reactProps$'))), 'typed before the lab hydrated').toBe(false);
+  await release();
+  await labSettled(page);
+  await expect(sweep.getByLabel('First field to sweep')).toHaveValue('beta');
+  await expect(sweep.getByLabel('Values of the first field')).toHaveValue('0, 0.04');
+  await expect(sweep.getByLabel('Seeds')).toHaveValue('0,1');
+  // React has them too (not only the page): a sweep of 2 values × 2 seeds starts.
+  await sweep.getByRole('button', { name: 'Run sweep' }).click();
+  await expect(sweep.getByRole('status')).toContainText(/Run [1-4] of 4: beta=/);
+});
+
+test('a section opened before the page is live is open for React too: the reward panel shows its editor', async ({ page }) => {
+  const release = await holdFrameworkCode(page);
+  await page.goto('/labs/grpo/', { waitUntil: 'domcontentloaded' });
+  await page.locator('.lab-reward > summary').click(); // the browser opens it; React, not there yet, misses the toggle
+  await expect(page.locator('.lab-reward')).toHaveAttribute('open', '');
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  release();
+  await expect(page.locator('.lab-reward .cm-content[aria-label="Reward function"]')).toBeVisible({ timeout: 30_000 });
 });

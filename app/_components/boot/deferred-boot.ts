@@ -21,36 +21,39 @@
  *   lab until it has read the settings in its address). A button is pressed again; a field's value, a checkbox or
  *   radio, a chosen file are set again so that React's onChange sees them (through React's value tracker: it is
  *   given another value first), then committed as the reader did (Enter, or leaving the field: fields that commit
- *   on blur would otherwise keep it as an uncommitted draft). Elements inside an island need no React props: the island wakes on the replayed
+ *   on blur would otherwise keep it as an uncommitted draft); a <details> opened or closed is announced again (its
+ *   toggle event, which React's onToggle missed). Elements inside an island need no React props: the island wakes on the replayed
  *   event and reads its fields on mount (islands/Island.tsx); a click or focus elsewhere in an island (the
  *   exercise's code, to edit it) wakes it, and so does the pointer resting on one (islands wake on pointerover).
- *   After that, a click on a button React has not hydrated yet (a lab whose code is still arriving: React drops
- *   such clicks unless it can hydrate the button on the spot, which a listener after React's checks) is kept too.
+ *   After that, the same is kept for an element React has not hydrated yet (a lab whose code is still arriving:
+ *   React drops a click there unless it can hydrate the button on the spot, which a listener after React's checks,
+ *   and hydration puts a field back to the lab's state).
  *   A submit button's click is held back, so that the browser does not send its form to the address bar first.
  *   Links need nothing: they navigate without JavaScript, and neither do buttons marked `data-boot-native` (the
  *   theme toggle, whose handler is an inline script of its own: pressing it twice would undo the reader's click).
  *
  * In `next dev` nothing is deferred and this only replays what was done before hydration.
  */
-export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,hovered=null,late=null;
+export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,timer=0,hovered=null,late=null;
 var WAKE=['pointerdown','pointermove','touchstart','keydown','focusin','wheel','input','change','hashchange'];
-function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x)}
-function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;
-if(live){var p=e.type==='click'&&t.closest('button');if(!p||hasProps(p)||p.closest('.island'))return;
-late={k:'click',el:p};early.push(late);if(early.length===1){tries=0;setTimeout(flush,50)}return}
+function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x);if(live){tries=0;later()}return x}
+function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;var b=e.type==='click'&&t.closest('button');
+if(live&&(t.closest('.island')||hasProps(b||t)))return;
 if(e.type==='focusin'){if(t.closest('.island'))keep({k:'wake',el:t});return}
+if(e.type==='toggle'){if(t.tagName==='DETAILS')keep({k:'toggle',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
-if(e.type==='click'){var b=t.closest('button');if(b){if(b.type==='submit'&&b.form)e.preventDefault();keep({k:'click',el:b})}
+if(e.type==='click'){if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(live)late=x}
 else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});else if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
 function hasProps(el){for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}
 function ready(el){return !el.closest('[data-boot-pending]')&&(!!el.closest('.island')||hasProps(el))}
 function fire(el,type){el.dispatchEvent(new Event(type,{bubbles:true}))}
-function again(x){var el=x.el;if(x.k==='wake')fire(el,'focusin');else if(x.k==='click'){if(!el.disabled)el.click()}else if(x.k==='checked'){el.checked=!x.v;el.click()}
+function again(x){var el=x.el;if(x.k==='wake')fire(el,'focusin');else if(x.k==='toggle')fire(el,'toggle');else if(x.k==='click'){if(!el.disabled)el.click()}else if(x.k==='checked'){el.checked=!x.v;el.click()}
 else if(x.k==='file')fire(el,'change');else{el.value=x.v+'\\u0000';Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el),'value').set.call(el,x.v);fire(el,'input');fire(el,'change');
 if(x.enter)el.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',bubbles:true}));if(d.activeElement!==el)fire(el,'focusout')}}
+function later(){if(!timer)timer=setTimeout(function(){timer=0;flush()},50)}
 function flush(){while(early.length){var x=early[0],on=x.el.isConnected;if(on&&!ready(x.el))break;if(on&&!x.seen){x.seen=1;break}
-early.shift();if(on)again(x)}if(early.length&&++tries<400)setTimeout(flush,50)}
+early.shift();if(on)again(x)}if(early.length&&++tries<400)later()}
 function wake(e){if(e.type==='pointermove'&&e.pointerType!=='mouse')return;boot()}
 function boot(){if(booted)return;booted=true;WAKE.forEach(function(t){removeEventListener(t,wake,true)});
 if(d.readyState==='loading')d.addEventListener('DOMContentLoaded',start,{once:true});else start()}
@@ -59,9 +62,9 @@ Object.defineProperty(d,'readyState',{configurable:true,get:function(){return'lo
 s.forEach(function(x){var n=d.createElement('script');n.src=x.getAttribute('data-src');n.async=true;x.replaceWith(n)})}
 function hydrated(){if(live)return;live=true;
 if(Object.getOwnPropertyDescriptor(d,'readyState')){delete d.readyState;d.dispatchEvent(new Event('DOMContentLoaded'))}
-if(hovered&&hovered.isConnected&&hovered.closest('.island'))fire(hovered,'pointerover');setTimeout(flush,50)}
+if(hovered&&hovered.isConnected&&hovered.closest('.island'))fire(hovered,'pointerover');later()}
 window.__arlBoot={boot:boot,hydrated:hydrated,booted:function(){return booted},live:function(){return live},pending:function(){return early.length}};
-['click','input','change','focusin','keydown'].forEach(function(t){d.addEventListener(t,record,true)});
+['click','input','change','focusin','keydown','toggle'].forEach(function(t){d.addEventListener(t,record,true)});
 d.addEventListener('pointerover',function(e){if(!live)hovered=e.target},true);
 addEventListener('click',function(){if(late&&hasProps(late.el))early=early.filter(function(y){return y!==late});late=null});
 WAKE.forEach(function(t){addEventListener(t,wake,{capture:true,passive:true})});

@@ -78,10 +78,9 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
   // The server renders the preset's settings; until the link's settings (and assignment) are read, the lab is marked
-  // pending: the deferred boot holds clicks made before then (app/_components/boot/deferred-boot.ts), and a Train
-  // pressed in between starts once they are in.
+  // pending: the deferred boot holds the buttons pressed before then and presses them again once they are in
+  // (app/_components/boot/deferred-boot.ts), so no action starts from the settings the server rendered.
   const [settled, setSettled] = useState(false);
-  const trainWhenSettled = useRef(false);
   const { status } = lab;
   const steps = status.history.filter((l) => l.kind === 'train');
   const hasRun = status.history.length > 0 || status.state !== 'idle';
@@ -235,20 +234,11 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     lab.restart();
   };
   const train = () => {
-    if (!settled) {
-      trainWhenSettled.current = true;
-      return;
-    }
     if (status.state !== 'idle') return lab.train(settings, backendChoice, false); // resume
     runSettings.current = settings;
     runPreset.current = preset;
     void startRun(settings);
   };
-  useEffect(() => {
-    if (!settled || !trainWhenSettled.current) return;
-    trainWhenSettled.current = false;
-    train();
-  });
   const reset = () => {
     archive();
     lab.reset();

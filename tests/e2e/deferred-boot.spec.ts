@@ -172,3 +172,24 @@ test('a section opened before the page is live is open for React too: the reward
   release();
   await expect(page.locator('.lab-reward .cm-content[aria-label="Reward function"]')).toBeVisible({ timeout: 30_000 });
 });
+
+test('a button pressed while the lab is still reading its link waits for it: the comparison runs on the link’s seed', async ({ page }) => {
+  // The lab is marked pending (data-boot-pending) from the server's HTML until it has read its address. A press in
+  // that time can reach a lab React already has (React hydrates it on the spot to deliver the press): it would start
+  // from the preset's settings the server rendered. The test puts a settled lab back in that state, as it is for the
+  // moment after hydration, and presses.
+  await page.goto('/labs/grpo/?max_steps=2&eval_steps=2&seed=3');
+  await labSettled(page);
+  await page.locator('.lab').evaluate((lab) => lab.setAttribute('data-boot-pending', ''));
+  const compare = page.getByRole('region', { name: 'Compare' });
+  await compare.getByRole('button', { name: 'Run grpo_paper, dr_grpo, dapo, gspo' }).click();
+  // React did not hear it: nothing started, and the boot holds the press.
+  expect(await page.evaluate(() => (window as unknown as BootWindow).__arlBoot.pending())).toBe(1);
+  await page.waitForTimeout(300);
+  await expect(compare.getByRole('status')).toHaveCount(0);
+  await expect(page.locator('.lab-status')).toContainText('ready');
+  await page.locator('.lab').evaluate((lab) => lab.removeAttribute('data-boot-pending'));
+  await expect(compare.getByRole('status')).toContainText('Running grpo_paper (1 of 4)');
+  await expect(page.getByLabel('seed', { exact: true })).toHaveValue('3');
+  await expect.poll(() => page.evaluate(() => (window as unknown as BootWindow).__arlBoot.pending())).toBe(0);
+});

@@ -28,6 +28,9 @@
  *   After that, the same is kept for an element React has not hydrated yet (a lab whose code is still arriving:
  *   React drops a click there unless it can hydrate the button on the spot, which a listener after React's checks,
  *   and hydration puts a field back to the lab's state).
+ *   A button inside a `data-boot-pending` element is held even when React has it, and React never hears that press:
+ *   it would act on the settings the server rendered, not the link's (in CI the comparison ran on seed 0 from a link
+ *   with seed=3: the press reached a lab React had just hydrated, most likely on the spot to deliver it).
  *   A submit button's click is held back, so that the browser does not send its form to the address bar first.
  *   Links need nothing: they navigate without JavaScript, and neither do buttons marked `data-boot-native` (the
  *   theme toggle, whose handler is an inline script of its own: pressing it twice would undo the reader's click).
@@ -37,12 +40,12 @@
 export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,timer=0,hovered=null,late=null;
 var WAKE=['pointerdown','pointermove','touchstart','keydown','focusin','wheel','input','change','hashchange'];
 function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x);if(live){tries=0;later()}return x}
-function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;var b=e.type==='click'&&t.closest('button');
-if(live&&(t.closest('.island')||hasProps(b||t)))return;
+function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;var b=e.type==='click'&&t.closest('button'),held=b&&b.closest('[data-boot-pending]');
+if(live&&!held&&(t.closest('.island')||hasProps(b||t)))return;
 if(e.type==='focusin'){if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(e.type==='toggle'){if(t.tagName==='DETAILS')keep({k:'toggle',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
-if(e.type==='click'){if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(live)late=x}
+if(e.type==='click'){if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(live)late=x}
 else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});else if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
 function hasProps(el){for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}

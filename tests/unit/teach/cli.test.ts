@@ -8,7 +8,7 @@ import { submissionDigest } from '@/lib/teach/submission';
 
 function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });

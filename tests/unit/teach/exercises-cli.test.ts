@@ -10,7 +10,7 @@ import { buildExerciseSubmission } from '@/lib/teach/exercise-submission';
 
 function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 function train(...args: string[]) {
-  const result = spawnSync('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The same, without blocking: many refusals run side by side. */
 function trainAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });

@@ -95,7 +95,7 @@ describe('reading a sweep', () => {
 
 function sweepAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'scripts/sweep.ts', ...args], { encoding: 'utf8', timeout: 240_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/sweep.ts', ...args], { encoding: 'utf8', timeout: 240_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -104,7 +104,7 @@ function sweepAsync(...args: string[]): Promise<{ code: number | null; stdout: s
 describe('npm run sweep', () => {
   it('runs every combination and seed, prints a table and writes DIR/sweep.csv', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-sweep-'));
-    const result = spawnSync('npx', ['tsx', 'scripts/sweep.ts', 'grpo', '--grid', 'learning_rate=1e-4,1e-3', '--seeds', '1,2', '--steps', '2', '--set', 'eval_samples=20', '--out', out], { encoding: 'utf8', timeout: 240_000 });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sweep.ts', 'grpo', '--grid', 'learning_rate=1e-4,1e-3', '--seeds', '1,2', '--steps', '2', '--set', 'eval_samples=20', '--out', out], { encoding: 'utf8', timeout: 240_000 });
     expect(result.status, result.stderr).toBe(0);
     const csv = fs.readFileSync(path.join(out, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(5);
@@ -121,7 +121,7 @@ describe('npm run sweep', () => {
     expect(result.stdout).toContain('mean ± std of eval/accuracy over seeds:');
     expect(result.stderr.trim().split('\n')).toHaveLength(4); // one progress line per run
     // The same folder again is refused unless --force.
-    const again = spawnSync('npx', ['tsx', 'scripts/sweep.ts', 'grpo', '--grid', 'beta=0,0.1', '--seeds', '1', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sweep.ts', 'grpo', '--grid', 'beta=0,0.1', '--seeds', '1', '--out', out], { encoding: 'utf8', timeout: 60_000 });
     expect(again.status).toBe(2);
     expect(again.stderr).toMatch(/sweep\.csv exists: give another --out, or --force/);
   }, 240_000);

@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import { type BaseTickContentProps, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatValue } from './format';
+import { axisEnd, formatValue } from './format';
 
 export interface PlotLine {
   dataKey: string;
@@ -15,7 +15,7 @@ export interface PlotLine {
 // 3 keeps a chart in a store: its components copy their props into it, and the axes report the ticks they drew. So:
 // - every prop that is an object or a function is made once, here: a literal `tick={{...}}` would be a new setting
 //   at each redraw, dispatched to the store, and every part of the chart would recompute for it;
-// - the x axis ends at a round number (1, 2, 5 × 10^k) above the last step, not at the last step: its ticks then
+// - the step axis ends at a round number at or above the last step (axisEnd), not at the last step: its ticks then
 //   change a few times per run, not at every redraw (new ticks redraw the axis and the grid and go to the store);
 // - tick labels are plain SVG text: recharts' own measures each label's width (a layout of the page) to wrap it.
 const MARGIN = { top: 6, right: 10, bottom: 0, left: 0 };
@@ -38,18 +38,10 @@ const tickOf = (label: (value: number) => string) =>
 const STEP_TICK = tickOf(String);
 const VALUE_TICK = tickOf(formatValue);
 
-/** The smallest of 1, 2, 5, 10, 20, 50… that is at least `n`. */
-export function roundUp(n: number): number {
-  if (n <= 1) return 1;
-  const power = 10 ** Math.floor(Math.log10(n));
-  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= n)!;
-}
-
 /** The recharts part of a MetricChart: a chunk of its own, fetched when a run starts, not with the lab's page. */
 export default function MetricPlot({ rows, lines, domain, dots }: { rows: Record<string, number>[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean }) {
-  const first = rows[0]?.step ?? 0;
-  const end = roundUp(rows.at(-1)?.step ?? 1);
-  const xDomain = useMemo(() => [Math.min(0, first), end], [first, end]);
+  const end = axisEnd(rows.at(-1)?.step ?? 1);
+  const xDomain = useMemo(() => [0, end], [end]);
   return (
     <ResponsiveContainer width="100%" height={170}>
       <LineChart data={rows} margin={MARGIN}>

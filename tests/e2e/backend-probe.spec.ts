@@ -17,7 +17,7 @@ test.describe('backend chosen by measurement', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await probeWith(page, { software: true, margin: 100 });
-    await page.goto('/labs/grpo/?max_steps=5000&num_generations=4&per_device_train_batch_size=16');
+    await page.goto('/labs/grpo/?max_steps=5000&num_generations=2&per_device_train_batch_size=4&max_completion_length=8&eval_steps=0');
     await page.getByRole('button', { name: 'Train' }).click();
     const report = page.getByLabel('Backend timing');
     await expect(report).toContainText(/Switched to web(gpu|gl): \d+ ms\/step against \d+ ms\/step on wasm/, { timeout: 200_000 });

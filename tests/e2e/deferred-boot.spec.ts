@@ -180,6 +180,8 @@ test('a button pressed while the lab is still reading its link waits for it: the
   // moment after hydration, and presses.
   await page.goto('/labs/grpo/?max_steps=2&eval_steps=2&seed=3');
   await labSettled(page);
+  // What the boot recorded while the page loaded (a <details> open in the HTML announces itself) is done first.
+  await expect.poll(() => page.evaluate(() => (window as unknown as BootWindow).__arlBoot.pending())).toBe(0);
   await page.locator('.lab').evaluate((lab) => lab.setAttribute('data-boot-pending', ''));
   const compare = page.getByRole('region', { name: 'Compare' });
   await compare.getByRole('button', { name: 'Run grpo_paper, dr_grpo, dapo, gspo' }).click();
@@ -192,4 +194,32 @@ test('a button pressed while the lab is still reading its link waits for it: the
   await expect(compare.getByRole('status')).toContainText('Running grpo_paper (1 of 4)');
   await expect(page.getByLabel('seed', { exact: true })).toHaveValue('3');
   await expect.poll(() => page.evaluate(() => (window as unknown as BootWindow).__arlBoot.pending())).toBe(0);
+});
+
+test('a widget field typed before the page is live and again just after ends with what was typed last', async ({ page }) => {
+  // The boot records the value typed before the page is live and, for an element outside a widget, sets it again once
+  // React has it. A widget reads its own fields when it wakes, so its value need not be set again; setting it ~100 ms
+  // after the page went live put back the value typed before, over what the reader had typed since (in a full run the
+  // calculator ended on two equal rewards for "1, 0, 0, 1" typed key by key).
+  const release = await holdFrameworkCode(page);
+  await page.goto('/chapters/grpo/', { waitUntil: 'domcontentloaded' });
+  const calc = page.locator('.advantage-calculator');
+  await calc.getByRole('textbox').fill('1, 0');
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>('.advantage-calculator input[data-field="rewards"]')!;
+    // As a key does: the value changes without going through the element's own setter (React's value tracker).
+    const typeKey = () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '1, 0, 0, 1');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    // The first task after the page goes live: well before the boot's first 50 ms poll.
+    const poll = () => ((window as unknown as BootWindow).__arlBoot.live() ? typeKey() : setTimeout(poll, 0));
+    poll();
+  });
+  release();
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+  await expect.poll(() => page.evaluate(() => (window as unknown as BootWindow).__arlBoot.pending())).toBe(0);
+  await expect(calc.getByRole('textbox')).toHaveValue('1, 0, 0, 1');
+  await expect(calc.locator('tbody td[data-scale="group"]')).toHaveText(['+0.866', '−0.866', '−0.866', '+0.866']);
 });

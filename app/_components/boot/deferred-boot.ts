@@ -22,12 +22,15 @@
  *   radio, a chosen file are set again so that React's onChange sees them (through React's value tracker: it is
  *   given another value first), then committed as the reader did (Enter, or leaving the field: fields that commit
  *   on blur would otherwise keep it as an uncommitted draft); a <details> opened or closed is announced again (its
- *   toggle event, which React's onToggle missed). Elements inside an island need no React props: the island wakes on the replayed
- *   event and reads its fields on mount (islands/Island.tsx); a click or focus elsewhere in an island (the
- *   exercise's code, to edit it) wakes it, and so does the pointer resting on one (islands wake on pointerover).
+ *   toggle event, which React's onToggle missed). Elements inside an island need no React props: the island wakes on
+ *   the replayed event and reads its fields on mount (islands/Island.tsx), so a field, checkbox or any other element
+ *   of an island touched early only wakes it, and its value is not set again: that would put back, over what the
+ *   reader typed since, the value typed before the page was live. The pointer resting on an island wakes it too
+ *   (islands wake on pointerover).
  *   After that, the same is kept for an element React has not hydrated yet (a lab whose code is still arriving:
  *   React drops a click there unless it can hydrate the button on the spot, which a listener after React's checks,
- *   and hydration puts a field back to the lab's state).
+ *   and hydration puts a field back to the lab's state); and a field the reader changes once React or its island has
+ *   it drops what was recorded for it (the newer value is theirs to hear).
  *   A button inside a `data-boot-pending` element is held even when React has it, and React never hears that press:
  *   it would act on the settings the server rendered, not the link's (in CI the comparison ran on seed 0 from a link
  *   with seed=3: the press reached a lab React had just hydrated, most likely on the spot to deliver it).
@@ -41,13 +44,13 @@ export const bootScript = `(function(){var d=document,booted=false,live=false,ea
 var WAKE=['pointerdown','pointermove','touchstart','keydown','focusin','wheel','input','change','hashchange'];
 function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x);if(live){tries=0;later()}return x}
 function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;var b=e.type==='click'&&t.closest('button'),held=b&&b.closest('[data-boot-pending]');
-if(live&&!held&&(t.closest('.island')||hasProps(b||t)))return;
+if(live&&!held&&(t.closest('.island')||hasProps(b||t))){if(e.type==='input'||e.type==='change')early=early.filter(function(y){return y.el!==t||y.k==='click'});return}
 if(e.type==='focusin'){if(t.closest('.island'))keep({k:'wake',el:t});return}
 if(e.type==='toggle'){if(t.tagName==='DETAILS')keep({k:'toggle',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
 if(e.type==='click'){if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(live)late=x}
-else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});else if(t.closest('.island'))keep({k:'wake',el:t});return}
-if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
+else if(t.closest('.island'))keep({k:'wake',el:t});else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});return}
+if(t.closest('.island'))keep({k:'wake',el:t});else if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
 function hasProps(el){for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}
 function ready(el){return !el.closest('[data-boot-pending]')&&(!!el.closest('.island')||hasProps(el))}
 function fire(el,type){el.dispatchEvent(new Event(type,{bubbles:true}))}

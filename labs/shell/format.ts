@@ -10,6 +10,5 @@ const AXIS_ENDS = [1, 1.5, 2, 3, 4, 5, 6, 8, 10];
 export function axisEnd(lastStep: number): number {
   if (!(lastStep > 1)) return 1;
   const power = 10 ** Math.floor(Math.log10(lastStep));
-  // Rounded: 10 ** k × 1.5 can land a hair off the integer it means (3 × 0.1 = 0.30000000000000004).
-  return AXIS_ENDS.map((m) => Math.round(m * power * 1e6) / 1e6).find((end) => end >= lastStep)!;
+  return AXIS_ENDS.map((m) => m * power).find((end) => end >= lastStep)!; // power ≥ 1: every product is exact
 }

@@ -42,15 +42,17 @@
  */
 export const bootScript = `(function(){var d=document,booted=false,live=false,early=[],tries=0,timer=0,hovered=null,late=null;
 var WAKE=['pointerdown','pointermove','touchstart','keydown','focusin','wheel','input','change','hashchange'];
-function keep(x){early=early.filter(function(y){return y.el!==x.el||x.k==='click'});early.push(x);if(live){tries=0;later()}return x}
+function forget(el){early=early.filter(function(y){return y.el!==el||y.k==='click'})}
+function keep(x){if(x.k!=='click')forget(x.el);early.push(x);if(live){tries=0;later()}return x}
 function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-boot-native]'))return;var b=e.type==='click'&&t.closest('button'),held=b&&b.closest('[data-boot-pending]');
-if(live&&!held&&(t.closest('.island')||hasProps(b||t))){if(e.type==='input'||e.type==='change')early=early.filter(function(y){return y.el!==t||y.k==='click'});return}
-if(e.type==='focusin'){if(t.closest('.island'))keep({k:'wake',el:t});return}
+if(live&&!held&&(t.closest('.island')||hasProps(b||t))){if(e.type==='input'||e.type==='change')forget(t);return}
 if(e.type==='toggle'){if(t.tagName==='DETAILS')keep({k:'toggle',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
-if(e.type==='click'){if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(live)late=x}
-else if(t.closest('.island'))keep({k:'wake',el:t});else if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});return}
-if(t.closest('.island'))keep({k:'wake',el:t});else if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
+if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(live)late=x;return}
+if(t.closest('.island')){keep({k:'wake',el:t});return}
+if(e.type==='focusin')return;
+if(e.type==='click'){if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});return}
+if(t.type==='file')keep({k:'file',el:t});else if(/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&t.type!=='checkbox'&&t.type!=='radio')keep({k:'value',el:t,v:t.value})}
 function hasProps(el){for(var k in el)if(k.indexOf('__reactProps$')===0)return true;return false}
 function ready(el){return !el.closest('[data-boot-pending]')&&(!!el.closest('.island')||hasProps(el))}
 function fire(el,type){el.dispatchEvent(new Event(type,{bubbles:true}))}

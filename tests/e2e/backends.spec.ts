@@ -12,6 +12,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { expect, test } from '@playwright/test';
 import type { BackendResult } from './backend-check/entry';
+import { routeWhileOpen } from './routes';
 
 let bundle = '';
 
@@ -54,7 +55,7 @@ function expectFusedMatches(result: BackendResult) {
 
 test('WebGPU and WebGL agree with wasm on a forward pass, cached decoding, a gradient and two training steps', async ({ page }) => {
   test.setTimeout(240_000);
-  await page.route('**/__backend-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
+  await routeWhileOpen(page, '**/__backend-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
   await page.goto('/labs/');
   await page.addScriptTag({ url: '/__backend-check.js', type: 'module' });
   await page.waitForFunction(() => 'checkBackend' in globalThis);

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { routeWhileOpen } from './routes';
 
 /**
  * Makes a freshly opened page live: the site's framework starts on the reader's first interaction
@@ -24,7 +25,7 @@ export async function labSettled(page: Page): Promise<void> {
 export async function holdFrameworkCode(page: Page): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
+  await routeWhileOpen(page, '**/_next/static/chunks/*.js', async (route) => {
     await held;
     await route.continue();
   });

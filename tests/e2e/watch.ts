@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { routeWhileOpen } from './routes';
 
 // A string literal of tfjs-core that survives minification (site.spec.ts checks it really occurs there).
 export const TFJS_MARKER = 'tfjsflags';
@@ -74,7 +75,7 @@ export async function holdChunks(page: Page, marker: string): Promise<{ release:
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let held = 0;
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
+  await routeWhileOpen(page, '**/_next/static/chunks/*.js', async (route) => {
     const response = await route.fetch();
     const body = await response.text();
     if (body.includes(marker)) {

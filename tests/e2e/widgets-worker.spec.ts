@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { routeWhileOpen } from './routes';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
 // Query strings that decodeURIComponent rejects: a bad escape, a truncated UTF-8 sequence, a lone surrogate.
@@ -70,7 +71,8 @@ test('a widget whose worker cannot start says so, keeps its last good result, an
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   let block = true;
-  await page.route(
+  await routeWhileOpen(
+    page,
     (url) => url.pathname.includes('/turbopack-worker-'),
     (route) => (block ? route.fulfill({ status: 404, body: 'gone' }) : route.fallback()),
   );

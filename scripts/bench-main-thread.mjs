@@ -3,7 +3,7 @@
 // started up (a frame's budget, the Long Tasks API's threshold), depends on the machine.
 // Training runs in a worker; what the main thread does per log line is the lab's state, its status line, the inspector
 // and the charts, which redraw one per task, each at most every 400 ms (labs/shell/MetricChart.tsx). It records, over
-// --steps training steps after every chart has drawn once (a chart's first drawing loads and compiles recharts once per
+// --steps training steps after every chart has drawn once (the first drawing compiles the charts' code once per
 // page), each chart redraw (the page's 'arl:chart-redraw' user timings) and every task of the page over 50 ms
 // (PerformanceObserver 'longtask'), for --runs fresh pages. A task of the page that blocks for 120 ms is observed
 // first, so that an empty list means none happened, not an observer that sees nothing.
@@ -43,7 +43,7 @@ try {
     await page.getByRole('button', { name: 'Train' }).click();
     const status = page.locator('.lab-status');
     await page.waitForFunction(() => /step [1-9]/.test(document.querySelector('.lab-status')?.textContent ?? ''), null, { timeout: 120_000 });
-    await page.locator('.recharts-line path').first().waitFor({ timeout: 30_000 });
+    await page.locator('.plot-line path').first().waitFor({ timeout: 30_000 });
     await page.waitForFunction(() => ![...document.querySelectorAll('.metric-chart-plot')].some((p) => p.textContent?.includes('Loading the chart…')), null, { timeout: 30_000 });
     await page.evaluate(() => {
       const w = window;

@@ -1,15 +1,10 @@
 'use client';
 
-import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
 import { formatValue as format } from './format';
-import type { PlotLine } from './MetricPlot';
-
-// recharts (~125 KB gzipped) is fetched once a run exists, not with the page: until then every chart is empty.
-// Memoised: a log line that leaves this chart's rows as they were (a train line, for an eval chart) redraws nothing.
-const loadPlot = () => import('./MetricPlot');
-const MetricPlot = memo(lazy(loadPlot));
+import MetricPlot, { type PlotLine } from './MetricPlot';
 
 /** `value` itself while it equals the previous one (by `same`), so that memoised children skip their render. */
 function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
@@ -26,8 +21,8 @@ const sameLines = (a: PlotLine[], b: PlotLine[]) =>
   a.length === b.length && a.every((l, i) => l.dataKey === b[i].dataKey && l.name === b[i].name && l.colour === b[i].colour && l.dash === b[i].dash);
 
 /**
- * Redraws take turns, one chart per task. recharts redraws a chart synchronously (its internal store updates cannot
- * be sliced): one chart fits in a frame's budget, but a lab's four charts in one task would block the page for longer.
+ * Redraws take turns, one chart per task: each is a few milliseconds, and a lab's charts then never add up to one long
+ * task of the page, whatever their number.
  */
 const redraws: (() => void)[] = [];
 const REDRAW_MEASURE = 'arl:chart-redraw';
@@ -59,8 +54,9 @@ export interface ChartSpec {
   domain?: [number, number];
 }
 
-const RUN_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf'];
-const DASHES = [undefined, '5 3'];
+// Okabe–Ito's colour-blind-safe hues, each readable on the light and the dark background.
+const COLOURS = ['#2f7ed8', '#e69f00', '#19a979', '#cc79a7', '#d55e00', '#56b4e9', '#945ecf', '#8c8c3c'];
+const DASHES = [undefined, '6 3', '2 2'];
 
 /** More points than a 170-px chart can show only slow it down: beyond this, every k-th step is drawn. */
 const MAX_CHART_POINTS = 600;
@@ -117,7 +113,15 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const pages = Math.max(1, Math.ceil(data.length / TABLE_PAGE_ROWS));
   const shownPage = Math.min(page, pages - 1);
   const tableRows = tableOpen ? data.slice(shownPage * TABLE_PAGE_ROWS, (shownPage + 1) * TABLE_PAGE_ROWS) : [];
-  const lines = runs.flatMap((run, r) => spec.metrics.map((metric, m) => ({ dataKey: key(r, metric), name: runs.length > 1 ? `${metric} · ${run.label}` : metric, colour: RUN_COLOURS[r % RUN_COLOURS.length], dash: DASHES[m % DASHES.length] })));
+  // One run: a colour per metric. Several: a colour per run, and a dash per metric.
+  const lines = runs.flatMap((run, r) =>
+    spec.metrics.map((metric, m) => ({
+      dataKey: key(r, metric),
+      name: runs.length > 1 ? `${metric} · ${run.label}` : metric,
+      colour: COLOURS[(runs.length > 1 ? r : m) % COLOURS.length],
+      dash: runs.length > 1 ? DASHES[m % DASHES.length] : undefined,
+    })),
+  );
   const empty = data.length === 0;
   const plotRows = useStable(plotted.rows, sameRows);
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
@@ -141,9 +145,6 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
       clearTimeout(timer);
     };
   }, [plotRows, plotLines, shown]);
-  useEffect(() => {
-    if (runs.length > 0) void loadPlot();
-  }, [runs.length]);
 
   return (
     <figure className="metric-chart" aria-label={spec.title}>
@@ -158,9 +159,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
           // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
           <p className="metric-chart-empty">Loading the chart…</p>
         ) : (
-          <Suspense fallback={<p className="metric-chart-empty">Loading the chart…</p>}>
-            <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} />
-          </Suspense>
+          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} />
         )}
       </div>
       <details className="metric-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>

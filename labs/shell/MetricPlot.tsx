@@ -1,8 +1,7 @@
 'use client';
 
-import { useMemo } from 'react';
-import { type BaseTickContentProps, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisEnd, formatValue } from './format';
+import { memo, useEffect, useRef, useState, type PointerEvent } from 'react';
+import { axisEnd, formatValue, stepTicks, valueAxis } from './format';
 
 export interface PlotLine {
   dataKey: string;
@@ -11,51 +10,152 @@ export interface PlotLine {
   dash: string | undefined;
 }
 
-// What a redraw costs (a redraw is one task of the page; the target is under 50 ms: npm run bench:main-thread). recharts
-// 3 keeps a chart in a store: its components copy their props into it, and the axes report the ticks they drew. So:
-// - every prop that is an object or a function is made once, here: a literal `tick={{...}}` would be a new setting
-//   at each redraw, dispatched to the store, and every part of the chart would recompute for it;
-// - the step axis ends at a round number at or above the last step (axisEnd), not at the last step: its ticks then
-//   change a few times per run, not at every redraw (new ticks redraw the axis and the grid and go to the store);
-// - tick labels are plain SVG text: recharts' own measures each label's width (a layout of the page) to wrap it.
-const MARGIN = { top: 6, right: 10, bottom: 0, left: 0 };
-const AUTO_DOMAIN = ['auto', 'auto'];
-const TOOLTIP_STYLE = { background: 'var(--bg)', border: '1px solid var(--border)', fontSize: 12 };
-const LEGEND_STYLE = { fontSize: 11 };
-const tooltipValue = (v: unknown) => formatValue(Number(v));
-const tooltipLabel = (step: unknown) => `step ${step}`;
+// The lab's charts are drawn here as plain SVG, not with a chart library: a live chart redraws every 400 ms while a
+// run trains, and recharts took 15–20 ms per redraw at the median and 40–80 ms at its tail on a 2-core machine (the
+// main-thread target is no task over 50 ms: npm run bench:main-thread). A redraw here is one React render of a few
+// paths whose points are computed in one pass. What a reader had stays: axes with round ticks, a grid, a legend, the
+// values at a step on hover, and the data table beside the chart (MetricChart).
+export const PLOT_HEIGHT = 170;
+const MARGIN = { top: 8, right: 12, bottom: 30, left: 50 };
 
-const tickOf = (label: (value: number) => string) =>
-  function Tick({ x, y, payload, textAnchor, verticalAnchor }: BaseTickContentProps) {
-    // dy as recharts' Text places a label: its top at y (below an x axis), or its middle (beside a y axis).
-    const dy = verticalAnchor === 'start' ? '0.71em' : verticalAnchor === 'middle' ? '0.355em' : 0;
-    return (
-      <text x={x} y={y} dy={dy} textAnchor={textAnchor} fontSize={11} fill="var(--fg-muted)" className="recharts-cartesian-axis-tick-value">
-        {label(Number(payload.value))}
-      </text>
-    );
-  };
-const STEP_TICK = tickOf(String);
-const VALUE_TICK = tickOf(formatValue);
+type Row = Record<string, number>;
 
-/** The recharts part of a MetricChart: a chunk of its own, fetched when a run starts, not with the lab's page. */
-export default function MetricPlot({ rows, lines, domain, dots }: { rows: Record<string, number>[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean }) {
+/** The SVG path through a line's points (rows without its value are skipped, and the line joins across them). */
+function pathOf(rows: Row[], key: string, x: (step: number) => number, y: (v: number) => number): string {
+  let d = '';
+  for (const row of rows) {
+    const v = row[key];
+    if (v === undefined || !Number.isFinite(v)) continue;
+    d += `${d ? 'L' : 'M'}${x(row.step).toFixed(1)} ${y(v).toFixed(1)}`;
+  }
+  return d;
+}
+
+/** The index of the row whose step is nearest `step` (rows are sorted by step). */
+function nearest(rows: Row[], step: number): number {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].step < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && step - rows[lo - 1].step < rows[lo].step - step ? lo - 1 : lo;
+}
+
+/** The width the plot has: measured, since its SVG text must not stretch with a viewBox. */
+function useWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
+function MetricPlot({ rows, lines, domain, dots, title }: { rows: Row[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean; title: string }) {
+  const { ref, width } = useWidth();
+  const [hover, setHover] = useState<number | null>(null);
+
+  let min = Infinity;
+  let max = -Infinity;
+  for (const row of rows)
+    for (const line of lines) {
+      const v = row[line.dataKey];
+      if (v !== undefined && Number.isFinite(v)) {
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    }
+  const axis = domain ? valueAxis(domain[0], domain[1]) : valueAxis(min, max);
+  const [yMin, yMax] = [axis.ticks[0], axis.ticks.at(-1)!];
   const end = axisEnd(rows.at(-1)?.step ?? 1);
-  const xDomain = useMemo(() => [0, end], [end]);
+  const xTicks = stepTicks(end);
+  const plotWidth = Math.max(1, width - MARGIN.left - MARGIN.right);
+  const plotHeight = PLOT_HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = (step: number) => MARGIN.left + (step / end) * plotWidth;
+  const y = (v: number) => MARGIN.top + (1 - (v - yMin) / (yMax - yMin || 1)) * plotHeight;
+  const hovered = hover === null ? null : rows[Math.min(hover, rows.length - 1)];
+
+  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
+    if (rows.length === 0) return;
+    const left = event.currentTarget.getBoundingClientRect().left;
+    const step = ((event.clientX - left - MARGIN.left) / plotWidth) * end;
+    setHover(nearest(rows, step));
+  };
+
   return (
-    <ResponsiveContainer width="100%" height={170}>
-      <LineChart data={rows} margin={MARGIN}>
-        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-        {/* interval 0: every tick of the few the axis makes is drawn, so recharts does not measure each label's text
-            (a forced layout per tick, per redraw) to thin out overlapping ones. */}
-        <XAxis dataKey="step" type="number" domain={xDomain} tick={STEP_TICK} allowDecimals={false} interval={0} />
-        <YAxis domain={domain ?? AUTO_DOMAIN} tick={VALUE_TICK} width={52} interval={0} />
-        <Tooltip formatter={tooltipValue} labelFormatter={tooltipLabel} contentStyle={TOOLTIP_STYLE} />
-        {lines.length > 1 ? <Legend wrapperStyle={LEGEND_STYLE} /> : null}
-        {lines.map((l) => (
-          <Line key={l.dataKey} dataKey={l.dataKey} name={l.name} stroke={l.colour} strokeDasharray={l.dash} dot={dots} isAnimationActive={false} connectNulls />
-        ))}
-      </LineChart>
-    </ResponsiveContainer>
+    <div className="metric-plot" ref={ref}>
+      {width > 0 ? (
+        <svg width={width} height={PLOT_HEIGHT} role="img" aria-label={`${title}: a line chart by step; the numbers are in the data table`} onPointerMove={onPointerMove} onPointerLeave={() => setHover(null)}>
+          <g className="plot-grid" aria-hidden="true">
+            {axis.ticks.map((t) => (
+              <line key={`y${t}`} x1={MARGIN.left} x2={MARGIN.left + plotWidth} y1={y(t)} y2={y(t)} />
+            ))}
+            {xTicks.map((t) => (
+              <line key={`x${t}`} x1={x(t)} x2={x(t)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} />
+            ))}
+          </g>
+          <g className="plot-axis" aria-hidden="true">
+            {axis.ticks.map((t) => (
+              <text key={`y${t}`} x={MARGIN.left - 6} y={y(t)} dy="0.35em" textAnchor="end">
+                {t.toFixed(axis.decimals)}
+              </text>
+            ))}
+            {xTicks.map((t) => (
+              <text key={`x${t}`} x={x(t)} y={MARGIN.top + plotHeight + 4} dy="0.71em" textAnchor="middle">
+                {t}
+              </text>
+            ))}
+            <text className="plot-axis-title" x={MARGIN.left + plotWidth} y={PLOT_HEIGHT - 2} textAnchor="end">
+              step
+            </text>
+          </g>
+          {lines.map((line) => (
+            <g key={line.dataKey} className="plot-line" stroke={line.colour}>
+              <path d={pathOf(rows, line.dataKey, x, y)} fill="none" strokeWidth={1.6} strokeDasharray={line.dash} strokeLinejoin="round" />
+              {dots
+                ? rows.map((row) =>
+                    row[line.dataKey] === undefined ? null : <circle key={row.step} className="plot-dot" cx={x(row.step)} cy={y(row[line.dataKey])} r={2.5} fill={line.colour} />,
+                  )
+                : null}
+            </g>
+          ))}
+          {hovered ? <line className="plot-cursor" x1={x(hovered.step)} x2={x(hovered.step)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} aria-hidden="true" /> : null}
+        </svg>
+      ) : null}
+      {hovered ? (
+        <div className="plot-readout" style={x(hovered.step) > width / 2 ? { right: width - x(hovered.step) + 8 } : { left: x(hovered.step) + 8 }} aria-hidden="true">
+          <strong>step {hovered.step}</strong>
+          {lines.map((line) =>
+            hovered[line.dataKey] === undefined ? null : (
+              <span key={line.dataKey}>
+                <i style={{ background: line.colour }} /> {line.name}: {formatValue(hovered[line.dataKey])}
+              </span>
+            ),
+          )}
+        </div>
+      ) : null}
+      {lines.length > 1 ? (
+        <ul className="plot-legend" aria-label="Legend">
+          {lines.map((line) => (
+            <li key={line.dataKey}>
+              <svg width="18" height="8" aria-hidden="true">
+                <line x1="0" x2="18" y1="4" y2="4" stroke={line.colour} strokeWidth={2} strokeDasharray={line.dash} />
+              </svg>
+              {line.name}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
+
+/** Memoised: MetricChart hands the same rows and lines until its next redraw. */
+export default memo(MetricPlot);

@@ -19,7 +19,7 @@ test('the agent learns to call the calculator, and the viewer marks the calculat
   await expect(calculatorTurn).toContainText(/=\d+/);
   await expect(calculatorTurn.locator('.tok').first()).toHaveAttribute('title', /from the calculator, reply to call 1 \(context only: masked out of the loss\)/);
   await expect(viewer).toContainText('masked out of the loss');
-  await expect(page.getByRole('figure', { name: /Held-out tool use/ }).locator('.recharts-line').first()).toBeVisible();
+  await expect(page.getByRole('figure', { name: /Held-out tool use/ }).locator('.plot-line').first()).toBeVisible();
   expect(errors).toEqual([]);
 });
 
@@ -63,7 +63,7 @@ test('multi_step: the agent plans two calls, the chart counts calls per episode,
   await expect(page).toHaveURL(/preset=multi_step/);
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
-  await expect(page.getByRole('figure', { name: 'Calls per episode (held-out)' }).locator('.recharts-line').first()).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Calls per episode (held-out)' }).locator('.plot-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   const episode = await findEpisode(page, viewer, '.turn-observation[data-call="2"]');
   const replies = episode.locator('.turn-observation');

@@ -19,8 +19,8 @@ test.describe('GRPO lab', () => {
     await expect(report).toContainText('webgl: not timed: WebGL renders in software');
     // Sampling goes through the fused WebAssembly kernel, and the lab says so.
     await expect(page.locator('.lab-sampler')).toHaveText('Sampling runs in a fused WebAssembly SIMD kernel on the CPU, one call per token step; the training step runs on wasm.');
-    await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
-    await expect(page.getByRole('figure', { name: 'Held-out accuracy' }).locator('.recharts-line-dot, .recharts-dot').first()).toBeAttached();
+    await expect(rewardChart(page).locator('.plot-line path').first()).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Held-out accuracy' }).locator('.plot-dot').first()).toBeAttached();
     await expect(page.locator('.inspector-table tbody tr')).toHaveCount(8);
 
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -91,7 +91,7 @@ test.describe('GRPO lab', () => {
 
     await page.getByLabel('Import run').setInputFiles(file);
     await expect(page.getByText(/Imported run.json: 3 steps/)).toBeVisible();
-    await expect(rewardChart(page).locator('.recharts-line path').first()).toBeVisible();
+    await expect(rewardChart(page).locator('.plot-line path').first()).toBeVisible();
     // Train a second run: both overlay, labelled by what differs (the seed).
     await page.goto('/labs/grpo/?max_steps=2&seed=2');
     await labSettled(page); // a file chosen before then is covered by deferred-boot.spec.ts
@@ -128,9 +128,10 @@ test('in the GRPO chapter, the prose shows first and the lab loads only when ope
   const open = page.getByRole('button', { name: /Open the lab here/ });
   await open.scrollIntoViewIfNeeded();
   await page.waitForLoadState('networkidle');
-  expect(scripts.some((s) => s.includes('recharts-wrapper'))).toBe(false); // no chart code yet
+  // 'plot-readout': a class name of the lab's charts (labs/shell/MetricPlot.tsx), in the lab's code and nowhere else.
+  expect(scripts.some((s) => s.includes('plot-readout'))).toBe(false); // no lab code yet
   await open.click();
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(page.locator('.lab-status')).toHaveText(/^wasm · step [1-9]/, { timeout: 60_000 });
-  expect(scripts.some((s) => s.includes('recharts-wrapper'))).toBe(true);
+  expect(scripts.some((s) => s.includes('plot-readout'))).toBe(true);
 });

@@ -19,7 +19,7 @@ for (const lab of LABS) {
     // DPO's model samples (its preference pairs, its evaluation) through the fused kernel; PPO's MLP never decodes.
     if (lab.slug === 'dpo') await expect(page.locator('.lab-sampler')).toContainText('fused WebAssembly SIMD kernel');
     else await expect(page.locator('.lab-sampler')).toHaveCount(0);
-    await expect(page.getByRole('figure', { name: lab.chart }).locator('.recharts-line path').first()).toBeVisible();
+    await expect(page.getByRole('figure', { name: lab.chart }).locator('.plot-line path').first()).toBeVisible();
     await expect(page.getByRole('region', { name: lab.inspector })).not.toContainText('Train for a step');
 
     await page.getByRole('button', { name: 'Pause' }).click();

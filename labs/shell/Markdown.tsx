@@ -40,7 +40,7 @@ export function Markdown({ source, className }: { source: string; className?: st
             );
           case 'pre':
             return (
-              <pre key={i}>
+              <pre key={i} tabIndex={0}>
                 <code>{block.text}</code>
               </pre>
             );

@@ -14,7 +14,7 @@ import type { Frontmatter } from './frontmatter';
 import {
   ChapterError,
   rehypeCollectHeadings,
-  rehypeFocusableTables,
+  rehypeFocusableScrollers,
   remarkCheckComponents,
   remarkCheckMath,
   remarkCollectLinks,
@@ -86,7 +86,7 @@ export async function compileSource(file: string, source: string): Promise<Compi
           ...(options.rehypePlugins ?? []),
           rehypeSlug,
           rehypeCollectHeadings(headings),
-          rehypeFocusableTables,
+          rehypeFocusableScrollers,
           // MathML only: native in every current browser and read by screen readers (see mathml.ts).
           [rehypeKatex, { output: 'mathml' }],
           rehypeMathml,

@@ -200,13 +200,14 @@ export function rehypeCollectHeadings(headings: Heading[]) {
 }
 
 /**
- * Tables scroll sideways on narrow screens (globals.css): a scrollable region must be reachable by keyboard, so
- * every table in a chapter is focusable (axe's scrollable-region-focusable).
+ * Tables and code blocks scroll sideways when they are wider than the page (globals.css): a scrollable region must be
+ * reachable by keyboard, so that its hidden part can be scrolled into view without a mouse, and every table and
+ * <pre> in a chapter is focusable (axe's scrollable-region-focusable).
  */
-export function rehypeFocusableTables() {
+export function rehypeFocusableScrollers() {
   return (tree: AnyNode) => {
     visit(tree as never, 'element', (node: AnyNode) => {
-      if (node.tagName === 'table') node.properties = { ...node.properties, tabIndex: 0 };
+      if (node.tagName === 'table' || node.tagName === 'pre') node.properties = { ...node.properties, tabIndex: 0 };
     });
   };
 }

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { axeOn } from './axe';
 import { watchErrors } from './watch';
 
 // The notation, glossary and references pages: reachable from every chapter, their anchors land where chapters
@@ -66,17 +65,7 @@ test('a glossary term links to the section that teaches it', async ({ page }) =>
 });
 
 for (const { path } of PAGES) {
-  for (const theme of ['light', 'dark'] as const) {
-    test(`axe finds no serious or critical violations on ${path} (${theme})`, async ({ page }) => {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      const { violations } = await (await axeOn(page)).analyze();
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
-    });
-  }
-
+  // axe on these pages, in both themes: a11y.spec.ts.
   test(`${path} loads no tfjs or charting code`, async ({ page }) => {
     const scripts: string[] = [];
     page.on('response', async (response) => {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { axeOn } from './axe';
 import { goLive } from './boot';
 import { watchErrors } from './watch';
 
@@ -127,19 +126,7 @@ test('a corrupt stored progress value is discarded and the page still works', as
   expect(errors).toEqual([]);
 });
 
-for (const path of ['/', '/chapters/agentic-rl/']) {
-  for (const theme of ['light', 'dark'] as const) {
-    test(`axe finds no serious or critical violations on ${path} (${theme})`, async ({ page }) => {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await page.locator('details.deep-dive').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-      const { violations } = await (await axeOn(page)).analyze();
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`)).toEqual([]);
-    });
-  }
-}
+// axe on every page of the sitemap, in both themes: a11y.spec.ts.
 
 test('the theme toggle switches themes and remembers the choice', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });

@@ -72,6 +72,13 @@ describe('chapter HTML', () => {
     expect(html).toContain('<mi>ℒ</mi>');
   });
 
+  it('makes tables and code blocks focusable: both scroll sideways when wide, and a keyboard must reach them', async () => {
+    const { code } = await compileSource(FILE, chapter('```python', 'x = 1', '```', '', '| a | b |', '| - | - |', '| 1 | 2 |'));
+    const html = staticBlocks(code).join('');
+    expect(html).toMatch(/<pre tabindex="0"><code class="[^"]*python/);
+    expect(html).toContain('<table tabindex="0">');
+  });
+
   it('freezes runs of static content into HTML blocks and leaves components as components', async () => {
     const { code } = await compileSource(
       FILE,

@@ -29,7 +29,8 @@ export function Exercise({ id }: { id: string }) {
       </details>
       <details className="exercise-solution">
         <summary>Show a worked solution</summary>
-        <pre>
+        {/* Focusable: a long line scrolls, and a keyboard must reach it (axe's scrollable-region-focusable). */}
+        <pre tabIndex={0}>
           <code>{exercise.solution}</code>
         </pre>
       </details>

@@ -72,7 +72,8 @@ export function AdvantageCalculatorClient({ initialText, initialTable }: Props) 
         {error ? <p className="widget-error">{error}</p> : null}
         {computing ? <p className="widget-computing">computing…</p> : null}
       </div>
-      <table className={`advantage-table${stale ? ' stale' : ''}`} data-testid="advantage-table">
+      {/* Focusable: on a phone the table scrolls sideways (tables are blocks that scroll: globals.css). */}
+      <table className={`advantage-table${stale ? ' stale' : ''}`} data-testid="advantage-table" tabIndex={0}>
         <caption>
           Advantage of each answer under each <code>scale_rewards</code>
           {!parsed.ok ? ' (last valid input)' : ''}

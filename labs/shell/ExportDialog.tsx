@@ -5,7 +5,7 @@ import { exportMethod, buildProject, type Project } from '@/lib/export/project';
 import { zipProject } from '@/lib/export/zip';
 import { configProblem, resolve } from '@/lib/train/config';
 import { TRAINERS, type TrainerName } from '@/lib/train/registry';
-import { EXPORT_CHAPTER_LINK } from './ExportForTrl';
+import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
 
 const STATUS = { copied: 'copied', changed: 'changed', none: 'no counterpart' } as const;

@@ -2,13 +2,14 @@
 
 import { lazy, Suspense, useState } from 'react';
 import type { TrainerName } from '@/lib/train/registry';
+import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
+
+// Still importable from here, where the labs' link has always been read (tests/content/export-numbers.test.ts).
+export { EXPORT_CHAPTER_LINK };
 
 // The project's templates and the zip library load only when the reader asks for the export.
 const ExportDialog = lazy(() => import('./ExportDialog'));
-
-/** Chapter 7's walk through the exported project: every lab links to it. */
-export const EXPORT_CHAPTER_LINK = '/chapters/pipeline/#take-it-to-a-real-gpu';
 
 /** "Export for TRL": the lab's current settings as a runnable TRL project for a real GPU, downloaded as one zip. */
 export function ExportForTrl({ trainer, settings, preset }: { trainer: TrainerName; settings: Settings; preset: string }) {

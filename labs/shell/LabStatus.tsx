@@ -1,0 +1,53 @@
+'use client';
+
+import { BackendReport } from './BackendReport';
+import type { LabWorkerState } from './useLabWorker';
+
+const STATE_WORDS = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' } as const;
+
+/**
+ * Where the run stands, under the controls: the status line (backend, step, speed, state, the last evaluation), the
+ * backends not used and why, how sampling runs, what 'auto' measured, and the run's error.
+ */
+export function LabStatus({
+  status,
+  evalMetric,
+}: {
+  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched'>;
+  /** The lab's evaluation metric: its name in the history, its label, and whether it reads as a percentage. */
+  evalMetric: [name: string, label: string, percent: boolean];
+}) {
+  const steps = status.history.filter((l) => l.kind === 'train');
+  const last = steps.at(-1)?.metrics;
+  const msPerStep = last?.['timing/step_ms'] !== undefined ? Math.round(last['timing/step_ms']) : null;
+  const [evalName, evalLabel, evalPercent] = evalMetric;
+  const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
+  const stateWord = STATE_WORDS[status.state];
+  return (
+    <>
+      <p role="status" className="lab-status">
+        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} · step {steps.length}
+        {msPerStep !== null ? ` · ${msPerStep} ms/step` : ''} · {stateWord}
+        {lastEval !== undefined ? ` · ${evalLabel} ${evalPercent ? `${(lastEval * 100).toFixed(1)}%` : lastEval.toFixed(2)}` : ''}
+      </p>
+      {status.fallbacks.length > 0 ? (
+        <ul className="lab-fallbacks" aria-label="Backends not used">
+          {status.fallbacks.map((f) => (
+            <li key={f.backend}>
+              {f.backend} not used: {f.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {status.sampler && status.backend ? (
+        <p className="lab-sampler">
+          {status.sampler === 'fused'
+            ? `Sampling runs in a fused WebAssembly SIMD kernel on the CPU, one call per token step; the training step runs on ${status.backend}.`
+            : `Sampling runs as tfjs kernels on ${status.backend}: the fused WebAssembly kernel cannot run in this browser.`}
+        </p>
+      ) : null}
+      <BackendReport probe={status.probe} switched={status.switched} />
+      {status.error ? <p className="lab-error" role="alert">{status.error}</p> : null}
+    </>
+  );
+}

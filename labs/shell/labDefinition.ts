@@ -1,0 +1,43 @@
+/**
+ * What a lab adds to the shell: its own module, so the lab files, LabShell and the pieces LabShell composes can all
+ * name it without importing LabShell.tsx (which re-exports it for the labs).
+ */
+import type { ReactNode } from 'react';
+import type { FieldOf, TrainerName } from '@/lib/train/registry';
+import type { ChartSpec } from './MetricChart';
+import type { SummaryColumn } from './RunsSummary';
+import type { Settings } from './settings';
+import type { StepSample } from './useLabWorker';
+
+/** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
+export interface LabDefinition<N extends TrainerName> {
+  trainer: N;
+  /** Controls to show, in order: the trainer's config fields (TRL's names), checked at compile time. */
+  fields: FieldOf<N>[];
+  charts: ChartSpec[];
+  /** Shows the latest steps' inspector data (a group inspector, a pair inspector, the grid world…). */
+  inspector: { title: string; render(samples: StepSample<N>[], settings: Settings): ReactNode };
+  /** The metric the status line reports after each evaluation, e.g. ['eval/accuracy', 'held-out accuracy', true]. */
+  evalMetric: [name: string, label: string, percent: boolean];
+  /** The presets this lab offers (default: all of the trainer's), the first being where the lab starts. */
+  presets?: readonly string[];
+  /**
+   * Presets to run one after another on the same seed, each kept on the charts (e.g. GRPO's variants), with the
+   * columns of the table that compares them.
+   */
+  comparison?: LabComparison;
+  /** Buttons for the trainer's actions (Trainer.actions), usable once a run is paused or finished. */
+  actions?: LabAction[];
+}
+
+export interface LabComparison {
+  label: string;
+  presets: string[];
+  columns: SummaryColumn[];
+}
+
+export interface LabAction {
+  name: string;
+  label: string;
+  help: string;
+}

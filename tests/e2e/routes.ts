@@ -10,17 +10,22 @@ type Url = Parameters<Page['route']>[0];
  * error fails the test as before.
  */
 export async function routeWhileOpen(page: Page, url: Url, handler: (route: Route) => Promise<unknown>): Promise<void> {
-  await page.route(url, async (route) => {
+  await page.route(url, whileOpen(page, handler));
+}
+
+/** The handler routeWhileOpen installs: `handler`, with an error taken as the page going away if it closes in `withinMs`. */
+export function whileOpen(page: Page, handler: (route: Route) => Promise<unknown>, withinMs = 5_000): (route: Route) => Promise<void> {
+  return async (route) => {
     try {
       await handler(route);
     } catch (error) {
-      if (await closesSoon(page)) return;
+      if (await closesSoon(page, withinMs)) return;
       throw error;
     }
-  });
+  };
 }
 
-function closesSoon(page: Page, withinMs = 5_000): Promise<boolean> {
+function closesSoon(page: Page, withinMs: number): Promise<boolean> {
   if (page.isClosed()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), withinMs);

@@ -54,7 +54,8 @@ export interface ChartSpec {
   domain?: [number, number];
 }
 
-// Okabe–Ito's colour-blind-safe hues, each readable on the light and the dark background.
+// Eight distinct hues (four of them Okabe–Ito's colour-blind-safe orange, pink, vermilion and sky blue), each
+// readable on the light and the dark background.
 const COLOURS = ['#2f7ed8', '#e69f00', '#19a979', '#cc79a7', '#d55e00', '#56b4e9', '#945ecf', '#8c8c3c'];
 const DASHES = [undefined, '6 3', '2 2'];
 

@@ -15,7 +15,7 @@ export interface PlotLine {
 // main-thread target is no task over 50 ms: npm run bench:main-thread). A redraw here is one React render of a few
 // paths whose points are computed in one pass. What a reader had stays: axes with round ticks, a grid, a legend, the
 // values at a step on hover, and the data table beside the chart (MetricChart).
-export const PLOT_HEIGHT = 170;
+const PLOT_HEIGHT = 170;
 const MARGIN = { top: 8, right: 12, bottom: 30, left: 50 };
 
 type Row = Record<string, number>;

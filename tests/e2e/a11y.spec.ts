@@ -1,21 +1,13 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { axeOn } from './axe';
+import { seriousViolations } from './axe';
 import { goLive } from './boot';
 
 // Every page of the sitemap, booted (React live, as a reader who has moved the mouse sees it) with every <details>
 // open, in both themes: no serious or critical axe violation. State-specific checks (an exercise's result, a graded
 // class) stay beside the tests that make those states.
 const PAGES = [...fs.readFileSync('out/sitemap.xml', 'utf8').matchAll(/<loc>[a-z]+:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
-
-async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
-  const axe = await axeOn(page);
-  const { violations } = await (rules ? axe.withRules(rules) : axe).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`);
-}
 
 test('the sitemap lists every kind of page', () => {
   expect(PAGES).toContain('/');

@@ -11,3 +11,12 @@ export async function axeOn(page: Page): Promise<AxeBuilder> {
   await page.addStyleTag({ content: '.static-html > *, .island > * { content-visibility: visible !important; }' });
   return new AxeBuilder({ page });
 }
+
+/** The serious and critical violations axe finds on the page as it is now (all rules, or only `rules`), one line each. */
+export async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
+  const axe = await axeOn(page);
+  const { violations } = await (rules ? axe.withRules(rules) : axe).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`);
+}

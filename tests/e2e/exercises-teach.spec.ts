@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { axeOn } from './axe';
+import { seriousViolations } from './axe';
 import { goLive } from './boot';
 import { writeCode } from './exercise-editor';
 import { exerciseNamed } from '@/content/exercises';
@@ -17,9 +17,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-exercises-e2e-'));
 const files = { assignment: path.join(dir, 'assignment.json'), ada: path.join(dir, 'ada.json'), edited: path.join(dir, 'edited.json') };
 
 async function expectAccessible(page: Page) {
-  const { violations } = await (await axeOn(page)).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`), page.url()).toEqual([]);
+  expect(await seriousViolations(page), page.url()).toEqual([]);
 }
 
 const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });

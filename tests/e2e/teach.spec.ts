@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { axeOn } from './axe';
+import { seriousViolations } from './axe';
 import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
 import { submissionDigest } from '@/lib/teach/submission';
 import { goLive } from './boot';
@@ -33,9 +33,7 @@ async function grade(page: Page, submissions: Parameters<Page['setInputFiles']>[
 }
 /** No serious or critical accessibility violation on the page as it is now. */
 async function expectAccessible(page: Page) {
-  const { violations } = await (await axeOn(page)).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target})`), page.url()).toEqual([]);
+  expect(await seriousViolations(page), page.url()).toEqual([]);
 }
 
 const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });

@@ -1,6 +1,6 @@
 // npm run bench:lab-step — the GRPO lab's step in headless Chromium (wasm, default preset, no evaluation) against a
-// fixed tfjs-wasm anchor step timed in the same page (scripts/bench/anchor-step.ts), so that the ratio reads the same on
-// a fast and a slow machine. Target: the lab's median ms/step within 4× the anchor's. Also prints the lab step's phases
+// fixed tfjs-wasm anchor step timed in the same page before and after it (scripts/bench/anchor-step.ts), so that the
+// ratio reads the same on a fast and a slow machine. Target: the lab's median ms/step within 4× the anchor's. Also prints the lab step's phases
 // (the trainer's own timing/*_ms, from the exported run), to say where a slow step spends its time.
 // Needs a build (npm run build). A benchmark, not a test. Usage: npm run bench:lab-step [-- --steps 40 --runs 3]
 import fs from 'node:fs';
@@ -50,6 +50,11 @@ try {
     const page = await browser.newPage({ acceptDownloads: true });
     await page.route('**/__anchor-step.js', (route) => route.fulfill({ contentType: 'text/javascript', body: anchorCode }));
     await page.goto(`http://127.0.0.1:${PORT}/labs/grpo/?backend=wasm&max_steps=${steps + WARMUP_STEPS}&eval_steps=0`);
+    // The anchor runs on the same page before and after the lab (never alongside it, so that the two do not share the
+    // CPU), and the ratio uses the mean of the two: a machine that speeds up or slows down during the run moves both.
+    await page.addScriptTag({ url: '/__anchor-step.js', type: 'module' });
+    await page.waitForFunction(() => 'anchorStep' in globalThis);
+    const anchorBefore = await page.evaluate(() => globalThis.anchorStep());
     await page.getByRole('button', { name: 'Train' }).click();
     await page.waitForFunction(() => /finished/.test(document.querySelector('.lab-status')?.textContent ?? ''), null, { timeout: 600_000, polling: 500 });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export run (JSON)' }).click()]);
@@ -57,13 +62,11 @@ try {
     const lines = exported.history.filter((l) => l.kind === 'train' && l.step > WARMUP_STEPS);
     const phases = Object.keys(lines[0].metrics).filter((k) => k.startsWith('timing/'));
     const lab = Object.fromEntries(phases.map((k) => [k.replace(/^timing\/|_ms$/g, ''), +median(lines.map((l) => l.metrics[k])).toFixed(1)]));
-    // The anchor runs on the same page once the lab has finished, so that the two do not share the CPU.
-    await page.addScriptTag({ url: '/__anchor-step.js', type: 'module' });
-    await page.waitForFunction(() => 'anchorStep' in globalThis);
-    const anchor = await page.evaluate(() => globalThis.anchorStep());
-    const ratio = lab.step / anchor.msPerStep;
-    rows.push({ run, labMsPerStep: lab.step, anchorMsPerStep: +anchor.msPerStep.toFixed(1), ratio: +ratio.toFixed(2), phases: lab });
-    console.log(`run ${run}: lab ${lab.step} ms/step, anchor ${anchor.msPerStep.toFixed(1)} ms/step on ${anchor.backend}: ${ratio.toFixed(2)}×; lab phases (median ms): ${JSON.stringify(lab)}`);
+    const anchorAfter = await page.evaluate(() => globalThis.anchorStep());
+    const anchorMs = (anchorBefore.msPerStep + anchorAfter.msPerStep) / 2;
+    const ratio = lab.step / anchorMs;
+    rows.push({ run, labMsPerStep: lab.step, anchorMsPerStep: +anchorMs.toFixed(1), anchorBeforeAfter: [+anchorBefore.msPerStep.toFixed(1), +anchorAfter.msPerStep.toFixed(1)], ratio: +ratio.toFixed(2), phases: lab });
+    console.log(`run ${run}: lab ${lab.step} ms/step, anchor ${anchorMs.toFixed(1)} ms/step on ${anchorAfter.backend} (${anchorBefore.msPerStep.toFixed(1)} before, ${anchorAfter.msPerStep.toFixed(1)} after): ${ratio.toFixed(2)}×; lab phases (median ms): ${JSON.stringify(lab)}`);
     await page.close();
   }
 } finally {

@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { wasmFastPaths } from './fast-paths';
+import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';
 
 /**
  * Building blocks shared by the models. Why a custom gradient for dense layers: tfjs-wasm only sends untransposed
@@ -69,7 +71,74 @@ export function oneHotF32(indices: tf.Tensor, depth: number): tf.Tensor {
 
 /** LayerNorm over the last axis: (x − μ)/√(σ² + ε)·g + b.  x [N, D], g and b [D]. */
 export function layerNorm(x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
-  const xc = tf.sub(x, tf.mean(x, -1, true)); // [N, D]
-  const inv = tf.rsqrt(tf.add(tf.mean(tf.square(xc), -1, true), LN_EPS)); // [N, 1]
-  return tf.add(tf.mul(tf.mul(xc, inv), g), b) as tf.Tensor2D;
+  const xc = tf.sub(x, tf.mean(x, -1, true)) as tf.Tensor2D; // [N, D]
+  if (wasmFastPaths()) return normalizeWithGrad(xc, g, b) as tf.Tensor2D;
+  return normalizeOps(xc, g, b).y;
+}
+
+/** The rest of LayerNorm, from the centred rows xc: xc/√(mean(xc²) + ε)·g + b. */
+function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {
+  const shifted = tf.add(tf.mean(tf.square(xc), -1, true), LN_EPS); // σ² + ε  [N, 1]
+  const inv = tf.rsqrt(shifted); // [N, 1]
+  const xhat = tf.mul(xc, inv);
+  return { y: tf.add(tf.mul(xhat, g), b) as tf.Tensor2D, shifted, inv, xhat };
+}
+
+/**
+ * normalizeOps with its backward pass written out: the operations tfjs's autodiff runs for it, in its order (tfjs-core
+ * 4.22's Add, Multiply, Rsqrt, Mean and Square gradients), so the gradients are the same bit for bit, without what
+ * autodiff adds on wasm: a copy of every input it saves, float32-to-float32 casts, and the mean's gradient spread over a
+ * ones tensor (x·1 = x exactly, so it broadcasts instead). The centring stays outside, as plain ops: x feeds the
+ * residual stream too, and its gradients must be summed in autodiff's order (float addition is not associative).
+ */
+const normalizeWithGrad = tf.customGrad((xc, g, b, save) => {
+  const { y, shifted, inv, xhat } = normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
+  (save as tf.GradSaveFunc)([xc as tf.Tensor, shifted, inv, xhat, g as tf.Tensor]);
+  return {
+    value: y,
+    gradFunc: (dy: tf.Tensor, [sxc, sShifted, sInv, sXhat, sg]: tf.Tensor[]) => {
+      const D = dy.shape[1]!;
+      const dXhat = tf.mul(dy, sg); // y = x̂·g + b
+      const dInv = tf.sum(tf.mul(dXhat, sxc), 1, true); // x̂ = xc·inv
+      const dShifted = tf.neg(tf.div(dInv, tf.mul(tf.pow(sShifted, 1.5), 2))); // inv = rsqrt(σ² + ε)
+      const dSquare = tf.div(dShifted, D); // σ² = mean(xc²), spread over the row
+      const dXc = tf.add(tf.mul(dXhat, sInv), tf.mul(dSquare, tf.mul(sxc, 2)));
+      return [dXc, tf.sum(tf.mul(dy, sXhat), 0), tf.sum(dy, 0)];
+    },
+  };
+});
+
+/** softmax(q·kᵀ/√hd + mask)·v, as the model always computed it: both paths below share it. */
+function attentionOps(q: tf.Tensor4D, k: tf.Tensor4D, v: tf.Tensor4D, mask: tf.Tensor) {
+  const scale = 1 / Math.sqrt(q.shape[3]);
+  const probs = tf.softmax(tf.add(tf.mul(batchMatMul(q, k, false, true), scale), mask)) as tf.Tensor4D;
+  return { probs, out: batchMatMul(probs, v), scale };
+}
+
+/**
+ * Attention with its backward pass written out, as autodiff runs it for attentionOps (the batched products' gradients,
+ * tfjs's softmax gradient dS = dP ⊙ P − Σⱼ(dP ⊙ P)·P, then the scale), so the gradients are the same bit for bit. It
+ * saves q, k, v and P where autodiff saves (copies, on wasm) eight tensors, and computes no gradient for the mask.
+ */
+const attentionWithGrad = tf.customGrad((q, k, v, mask, save) => {
+  const { probs, out, scale } = attentionOps(q as tf.Tensor4D, k as tf.Tensor4D, v as tf.Tensor4D, mask as tf.Tensor);
+  (save as tf.GradSaveFunc)([q as tf.Tensor, k as tf.Tensor, v as tf.Tensor, probs]);
+  return {
+    value: out,
+    gradFunc: (dy: tf.Tensor, [sq, sk, sv, sp]: tf.Tensor[]) => {
+      const dProbs = batchMatMul(dy, sv, false, true);
+      const dyTimesY = tf.mul(dProbs, sp);
+      const dScores = tf.mul(tf.sub(dyTimesY, tf.mul(tf.sum(dyTimesY, -1, true), sp)), scale);
+      return [batchMatMul(dScores, sk), batchMatMul(dScores, sq, true, false), batchMatMul(sp, dy, true, false), tf.zerosLike(mask as tf.Tensor)];
+    },
+  };
+});
+
+/**
+ * Causal self-attention over heads: softmax(q·kᵀ/√hd + mask)·v.  q, k, v [H, B, T, hd], mask [T, T] (0, or −1e9
+ * above the diagonal) → [H, B, T, hd]. The mask is a constant: no gradient reaches it.
+ */
+export function attention(q: tf.Tensor4D, k: tf.Tensor4D, v: tf.Tensor4D, mask: tf.Tensor2D): tf.Tensor4D {
+  if (!matMulKernelApplies(q.shape, k.shape)) return attentionOps(q, k, v, mask).out;
+  return attentionWithGrad(q, k, v, mask) as tf.Tensor4D;
 }

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '@/lib/random';
 import { resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMConfig } from './config';
 import { createLinear, type Linear } from './linear';
-import { dense, layerNorm, matMul2d, oneHotF32 } from './ops';
+import { attention, dense, layerNorm, matMul2d, oneHotF32 } from './ops';
 import { createParamStore, type ParamStore } from './params';
 import { fusedDecodingAvailable, openFusedDecoding, type FusedDecodingSession } from './decode-kernel/session';
 
@@ -154,14 +154,12 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
       const pos = T === C ? posEmb : tf.slice(posEmb, [0, 0], [T, D]); // [T, D]
       let x = tf.reshape(tf.add(tf.reshape(tok, [B, T, D]), pos), [B * T, D]) as tf.Tensor2D; // [BT, D]
       const m = T === C ? mask : tf.slice(mask, [0, 0], [T, T]); // [T, T]
-      const scale = 1 / Math.sqrt(hd);
       for (const blk of blocks) {
         const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b), lopts); // [BT, 3D]
         // Heads-first layout [3H, B, T, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
         const heads = tf.transpose(tf.reshape(qkv, [B, T, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, T, hd]
         const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, T, hd]
-        const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), scale), m); // [H, B, T, T]
-        const att = tf.matMul(tf.softmax(scores), v); // [H, B, T, hd]
+        const att = attention(q as tf.Tensor4D, k as tf.Tensor4D, v as tf.Tensor4D, m); // [H, B, T, hd]
         const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * T, D]) as tf.Tensor2D; // [B, T, H, hd] → [BT, D]
         x = tf.add(x, blk.out.apply(y, lopts));
         const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { ...lopts, activation: 'relu' }); // [BT, F]

@@ -1,8 +1,9 @@
-// npm run build:kernel — recompiles the fused decoding kernel into lib/models/decode-kernel/wasm.ts.
+// npm run build:kernel — recompiles every WebAssembly kernel (scripts/kernel/compile.mjs) into its embedding module.
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileKernel, OUTPUT, ROOT } from './compile.mjs';
+import { compileKernel, KERNELS, ROOT } from './compile.mjs';
 
-const text = await compileKernel();
-fs.writeFileSync(path.join(ROOT, OUTPUT), text);
-console.log(`wrote ${OUTPUT}`);
+for (const [name, kernel] of Object.entries(KERNELS)) {
+  fs.writeFileSync(path.join(ROOT, kernel.output), await compileKernel(name));
+  console.log(`wrote ${kernel.output}`);
+}

@@ -4,9 +4,13 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setWasmFastPaths } from '@/lib/models/fast-paths';
+import { createRng } from '@/lib/random';
+import { selectBackend } from '@/lib/tf/backend';
 import { ADAM_EPSILON, adam, clipByGlobalNorm } from '@/lib/train/optim';
 
 beforeAll(async () => {
+  await selectBackend({ requested: 'wasm', order: ['wasm'] }); // registers wasm for the test that needs it
   await tf.setBackend('cpu');
 });
 
@@ -39,5 +43,38 @@ describe('clipByGlobalNorm', () => {
     expect(Array.from(await clipped.a.data())).toEqual([expect.closeTo(0.6, 5), 0]);
     expect(Array.from(await clipped.b.data())).toEqual([0, expect.closeTo(0.8, 5)]);
     tf.dispose([grads.a, grads.b, clipped.a, clipped.b, norm]);
+  });
+});
+
+describe('adam on wasm (lib/models/fast-paths.ts: the update in JavaScript)', () => {
+  const bits = (t: tf.Tensor) => Array.from(new Uint32Array((t.dataSync() as Float32Array).slice().buffer));
+
+  it('gives tfjs’s Adam bit for bit over many steps, even when the two paths alternate, with no tensors left over', async () => {
+    await tf.setBackend('wasm');
+    try {
+      const rng = createRng(11);
+      const start = Array.from({ length: 3 }, (_, i) => Float32Array.from({ length: 7 + i * 5 }, () => rng.normal()));
+      const makeWeights = () => start.map((values) => tf.variable(tf.tensor1d(values)));
+      const [fast, stock] = [makeWeights(), makeWeights()];
+      const [fastAdam, stockAdam]: tf.Optimizer[] = [adam(3e-3), tf.train.adam(3e-3, 0.9, 0.999, ADAM_EPSILON)];
+      let tensors = 0;
+      for (let step = 0; step < 25; step++) {
+        // Gradients over several decades, some exactly zero; the same for both.
+        const grads = start.map((values) => Float32Array.from(values, (_, i) => ((i + step) % 5 === 0 ? 0 : rng.normal() * 10 ** (rng.int(6) - 4))));
+        setWasmFastPaths(step % 7 !== 3); // the stock path now and then: the state must carry across
+        fastAdam.applyGradients(Object.fromEntries(fast.map((w, k) => [w.name, tf.tensor1d(grads[k])])));
+        setWasmFastPaths(true);
+        stockAdam.applyGradients(Object.fromEntries(stock.map((w, k) => [w.name, tf.tensor1d(grads[k])])));
+        fast.forEach((w, k) => expect(bits(w), `step ${step}, weight ${k}`).toEqual(bits(stock[k])));
+        if (step === 1) tensors = tf.memory().numTensors;
+      }
+      expect(tf.memory().numTensors - tensors).toBe(23 * 2 * 3); // only the gradients this test made and left
+      fastAdam.dispose();
+      stockAdam.dispose();
+      tf.dispose([...fast, ...stock]);
+    } finally {
+      setWasmFastPaths(true);
+      await tf.setBackend('cpu');
+    }
   });
 });

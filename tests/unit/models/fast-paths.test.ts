@@ -1,0 +1,168 @@
+/**
+ * The wasm fast paths (lib/models/fast-paths.ts): LayerNorm and attention with their backward passes written out,
+ * attention's products on the matmul kernel, Adam in JavaScript (tests/unit/train/optim.test.ts). They must give the
+ * stock numbers bit for bit, forward and backward, so that no seeded run, claim or checkpoint moves; and the gradients
+ * must be right in their own terms, against finite differences of a float64 reference.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setWasmFastPaths, wasmFastPaths } from '@/lib/models/fast-paths';
+import { attention, layerNorm } from '@/lib/models/ops';
+import { configForTask } from '@/lib/models/presets';
+import { createTinyLM } from '@/lib/models/tiny-lm';
+import { createRng } from '@/lib/random';
+import { createArithmeticTask } from '@/lib/tasks/arithmetic';
+import { selectBackend } from '@/lib/tf/backend';
+
+const randoms = (n: number, seed: number, scale = 1) => {
+  const rng = createRng(seed);
+  return Array.from({ length: n }, () => (rng.next() - 0.5) * 2 * scale);
+};
+
+/** Central differences of a float64 function at x: the reference gradient. */
+function numericGradient(f: (x: number[]) => number, x: number[], h = 1e-5): number[] {
+  return x.map((_, i) => {
+    const up = x.slice();
+    const down = x.slice();
+    up[i] += h;
+    down[i] -= h;
+    return (f(up) - f(down)) / (2 * h);
+  });
+}
+
+/** Largest |a − b| over the largest |b|: a relative error that ignores entries near zero. */
+function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < b.length; i++) {
+    diff = Math.max(diff, Math.abs(a[i] - b[i]));
+    scale = Math.max(scale, Math.abs(b[i]));
+  }
+  return diff / scale;
+}
+
+function sameBits(a: tf.Tensor, b: tf.Tensor): boolean {
+  const x = new Uint32Array((a.dataSync() as Float32Array).slice().buffer);
+  const y = new Uint32Array((b.dataSync() as Float32Array).slice().buffer);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** LayerNorm in float64, as ops.ts defines it: rows of D. */
+function layerNorm64(x: number[], g: number[], b: number[], D: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < x.length / D; r++) {
+    const row = x.slice(r * D, (r + 1) * D);
+    const mean = row.reduce((s, v) => s + v, 0) / D;
+    const variance = row.reduce((s, v) => s + (v - mean) ** 2, 0) / D;
+    const inv = 1 / Math.sqrt(variance + 1e-5);
+    row.forEach((v, d) => out.push((v - mean) * inv * g[d] + b[d]));
+  }
+  return out;
+}
+
+/** Causal attention in float64: q, k, v [H·B rows of T × hd], as ops.ts's attention. */
+function attention64(q: number[], k: number[], v: number[], heads: number, T: number, hd: number): number[] {
+  const out = new Array<number>(q.length).fill(0);
+  for (let h = 0; h < heads; h++) {
+    const at = h * T * hd;
+    for (let i = 0; i < T; i++) {
+      const scores: number[] = [];
+      for (let j = 0; j <= i; j++) {
+        let dot = 0;
+        for (let d = 0; d < hd; d++) dot += q[at + i * hd + d] * k[at + j * hd + d];
+        scores.push(dot / Math.sqrt(hd));
+      }
+      const max = Math.max(...scores);
+      const exps = scores.map((s) => Math.exp(s - max));
+      const total = exps.reduce((s, e) => s + e, 0);
+      for (let j = 0; j <= i; j++) for (let d = 0; d < hd; d++) out[at + i * hd + d] += (exps[j] / total) * v[at + j * hd + d];
+    }
+  }
+  return out;
+}
+
+const causalMask = (T: number) => tf.tensor2d(Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)), [T, T]);
+const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i], 0);
+
+describe('the wasm fast paths', () => {
+  beforeAll(async () => {
+    expect((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend).toBe('wasm');
+  });
+  afterAll(() => setWasmFastPaths(true));
+
+  it('are on by default on wasm, and can be turned off', () => {
+    expect(wasmFastPaths()).toBe(true);
+    setWasmFastPaths(false);
+    expect(wasmFastPaths()).toBe(false);
+    setWasmFastPaths(true);
+  });
+
+  it('LayerNorm: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {
+    const [N, D] = [5, 8];
+    const [x, g, b, w] = [randoms(N * D, 1, 3), randoms(D, 2), randoms(D, 3), randoms(N * D, 4)];
+    const loss = (xs: tf.Tensor, gs: tf.Tensor, bs: tf.Tensor) => tf.sum(tf.mul(layerNorm(xs as tf.Tensor2D, gs, bs), tf.tensor2d(w, [N, D])));
+    const inputs = [tf.tensor2d(x, [N, D]), tf.tensor1d(g), tf.tensor1d(b)];
+    const fast = tf.grads(loss)(inputs);
+    const y = layerNorm(inputs[0] as tf.Tensor2D, inputs[1], inputs[2]);
+    setWasmFastPaths(false);
+    const stockY = layerNorm(inputs[0] as tf.Tensor2D, inputs[1], inputs[2]);
+    const stock = tf.grads(loss)(inputs);
+    setWasmFastPaths(true);
+    expect(sameBits(y, stockY)).toBe(true);
+    fast.forEach((grad, i) => expect(sameBits(grad, stock[i]), `gradient ${i}`).toBe(true));
+    const f = (xs: number[], gs: number[], bs: number[]) => dot(layerNorm64(xs, gs, bs, D), w);
+    const expected = [numericGradient((xs) => f(xs, g, b), x), numericGradient((gs) => f(x, gs, b), g), numericGradient((bs) => f(x, g, bs), b)];
+    fast.forEach((grad, i) => expect(relativeError(grad.dataSync(), expected[i])).toBeLessThan(1e-4));
+    tf.dispose([...inputs, ...fast, ...stock, y, stockY]);
+  });
+
+  it('attention: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {
+    const [H, B, T, hd] = [2, 3, 5, 4];
+    const n = H * B * T * hd;
+    const [q, k, v, w] = [randoms(n, 5, 2), randoms(n, 6, 2), randoms(n, 7), randoms(n, 8)];
+    const mask = causalMask(T);
+    const shape = [H, B, T, hd] as [number, number, number, number];
+    const loss = (qs: tf.Tensor, ks: tf.Tensor, vs: tf.Tensor) => tf.sum(tf.mul(attention(qs as tf.Tensor4D, ks as tf.Tensor4D, vs as tf.Tensor4D, mask), tf.tensor4d(w, shape)));
+    const inputs = [tf.tensor4d(q, shape), tf.tensor4d(k, shape), tf.tensor4d(v, shape)] as tf.Tensor4D[];
+    const fast = tf.grads(loss)(inputs);
+    const out = attention(inputs[0], inputs[1], inputs[2], mask);
+    setWasmFastPaths(false);
+    const stockOut = attention(inputs[0], inputs[1], inputs[2], mask);
+    const stock = tf.grads(loss)(inputs);
+    setWasmFastPaths(true);
+    expect(sameBits(out, stockOut)).toBe(true);
+    fast.forEach((grad, i) => expect(sameBits(grad, stock[i]), `gradient ${i}`).toBe(true));
+    const f = (qs: number[], ks: number[], vs: number[]) => dot(attention64(qs, ks, vs, H * B, T, hd), w);
+    const expected = [numericGradient((qs) => f(qs, k, v), q), numericGradient((ks) => f(q, ks, v), k), numericGradient((vs) => f(q, k, vs), v)];
+    fast.forEach((grad, i) => expect(relativeError(grad.dataSync(), expected[i])).toBeLessThan(1e-4));
+    tf.dispose([...inputs, ...fast, ...stock, out, stockOut, mask]);
+  });
+
+  it('the lab model: the same loss and gradients as autodiff of the stock ops, bit for bit, and no leaks', () => {
+    const task = createArithmeticTask({ digits: 2, scratchpad: true });
+    const model = createTinyLM(configForTask(task), 3);
+    const ids = tf.tensor2d(Array.from({ length: 6 * 20 }, (_, i) => (i * 7 + 3) % model.config.vocab_size), [6, 20], 'int32');
+    const targets = tf.oneHot(tf.tensor2d(Array.from({ length: 6 * 20 }, (_, i) => (i * 5 + 1) % model.config.vocab_size), [6, 20], 'int32'), model.config.vocab_size);
+    const step = (fast: boolean) => {
+      setWasmFastPaths(fast);
+      try {
+        return tf.variableGrads(() => tf.losses.softmaxCrossEntropy(targets, model.forward(ids, { training: true }).logits) as tf.Scalar, model.trainableVariables());
+      } finally {
+        setWasmFastPaths(true);
+      }
+    };
+    const fast = step(true);
+    const stock = step(false);
+    expect(sameBits(fast.value, stock.value)).toBe(true);
+    for (const name of Object.keys(stock.grads)) expect(sameBits(fast.grads[name], stock.grads[name]), name).toBe(true);
+    tf.dispose([fast.value, stock.value, ...Object.values(fast.grads), ...Object.values(stock.grads)]);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) {
+      const { value, grads } = step(true);
+      tf.dispose([value, ...Object.values(grads)]);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+    tf.dispose([ids, targets]);
+    model.dispose();
+  });
+});

@@ -45,26 +45,27 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
   const comparison = assignment.assignment ? undefined : definition.comparison;
   const runs = useLabRuns({ trainer, schema, presets, lab, linked, savedRuns, comparison, prepareExtras: extras.prepare });
-  const { freshRunAllowed, sweep, queue } = runs;
+  const { sweep, queue } = runs;
   const { status } = lab;
   const [evalName] = evalMetric;
 
+  // Changes apply to the next fresh run, never to the current one (the rules: useLabRuns.ts).
   const change = (key: string, value: FieldValue) => {
     if (assignment.locked.has(key)) return; // its control is disabled; a locked field never changes
-    if (freshRunAllowed(key)) setSettings((s) => ({ ...s, [key]: value }));
+    setSettings((s) => ({ ...s, [key]: value }));
   };
   const choosePreset = (name: string) => {
     const assigned = assignment.assignment ? presetUnderAssignment(assignment.assignment, schema, presets, name) : null;
     if (assigned && 'refusal' in assigned) return setNotices([assigned.refusal]);
-    if (!freshRunAllowed('the preset')) return;
     setPreset(name);
     setSettings(assigned?.settings ?? presetSettings(schema, ownEntry(presets, name)));
   };
-  const chooseBackend = (choice: BackendChoice) => {
-    if (!freshRunAllowed('the backend')) return;
-    setBackendChoice(choice);
-    lab.restart();
-  };
+  // A new backend needs a new worker: the current run goes to the charts first.
+  const chooseBackend = (choice: BackendChoice) =>
+    runs.changeBackend(() => {
+      setBackendChoice(choice);
+      lab.restart();
+    });
 
   const current = { ...runs.run, history: status.history };
   const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])]);
@@ -88,6 +89,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         onBackend={chooseBackend}
       />
       <LabStatus status={status} evalMetric={evalMetric} />
+      {runs.nextRun ? <p className="lab-notice lab-next-run">{runs.nextRun}</p> : null}
       {notices.map((n) => (
         <p key={n} className="lab-notice">
           {n}
@@ -118,7 +120,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
           sampledCompletion={trainer === 'grpo' ? Number(settings.max_completion_length) : undefined}
           disabled={busy || Boolean(assignment.assignment)}
           note={assignment.assignment ? 'An assignment trains on its lab’s own data: a file is not used here.' : undefined}
-          onLoad={(next) => freshRunAllowed('the dataset') && extras.setDataset(next)}
+          onLoad={(next) => {
+            extras.setDataset(next);
+            runs.noteExtrasChanged();
+          }}
         />
       ) : null}
       {assignment.assignment ? null : (
@@ -130,12 +135,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
           sweep={sweep}
           currentStep={status.history.filter((l) => l.kind === 'train').length}
           disabled={busy || queue.length > 0}
+          chartsInUse={runs.chartsInUse}
           onStart={runs.startSweep}
           onStop={runs.stopSweep}
         />
       )}
 
-      {comparison ? <ComparePanel comparison={comparison} queue={queue} busy={busy} runs={chartRuns} onStart={runs.startComparison} /> : null}
+      {comparison ? <ComparePanel comparison={comparison} queue={queue} busy={busy} runs={chartRuns} chartsInUse={runs.chartsInUse} onStart={runs.startComparison} /> : null}
 
       <RunsPanel canExport={status.history.length > 0} canClear={savedRuns.saved.length > 0} onExport={runs.exportCurrent} onImport={savedRuns.importFile} onClear={savedRuns.clear} />
 

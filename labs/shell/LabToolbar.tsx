@@ -22,7 +22,7 @@ export function LabToolbar(props: {
   const { state, hasRun, held, preset, presetNames, backendChoice } = props;
   return (
     <div className="lab-toolbar">
-      <button type="button" className="lab-primary" onClick={props.onTrain} disabled={held || state === 'running' || state === 'done' || state === 'failed'}>
+      <button type="button" className="lab-primary" onClick={props.onTrain} disabled={held || state === 'running'}>
         Train
       </button>
       <button type="button" onClick={props.onPause} disabled={state !== 'running'}>

@@ -5,6 +5,7 @@ import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
 import { formatValue as format } from './format';
 import MetricPlot, { type PlotLine } from './MetricPlot';
+import { metricWords } from './metricWords';
 
 /** `value` itself while it equals the previous one (by `same`), so that memoised children skip their render. */
 function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
@@ -18,7 +19,7 @@ const sameRow = (a: Record<string, number>, b: Record<string, number>) => {
 };
 const sameRows = (a: Record<string, number>[], b: Record<string, number>[]) => a.length === b.length && a.every((row, i) => sameRow(row, b[i]));
 const sameLines = (a: PlotLine[], b: PlotLine[]) =>
-  a.length === b.length && a.every((l, i) => l.dataKey === b[i].dataKey && l.name === b[i].name && l.colour === b[i].colour && l.dash === b[i].dash);
+  a.length === b.length && a.every((l, i) => l.dataKey === b[i].dataKey && l.name === b[i].name && l.metric === b[i].metric && l.colour === b[i].colour && l.dash === b[i].dash);
 
 /**
  * Redraws take turns, one chart per task: each is a few milliseconds, and a lab's charts then never add up to one long
@@ -118,12 +119,15 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const lines = runs.flatMap((run, r) =>
     spec.metrics.map((metric, m) => ({
       dataKey: key(r, metric),
-      name: runs.length > 1 ? `${metric} · ${run.label}` : metric,
+      metric,
+      name: runs.length > 1 ? `${metricWords(metric)} · ${run.label}` : metricWords(metric),
       colour: COLOURS[(runs.length > 1 ? r : m) % COLOURS.length],
       dash: runs.length > 1 ? DASHES[m % DASHES.length] : undefined,
     })),
   );
   const empty = data.length === 0;
+  // Runs have logged, but none of this chart's metrics: the settings do not produce them (KL at beta 0, say).
+  const unused = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind));
   const plotRows = useStable(plotted.rows, sameRows);
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
   // What the plot shows catches up with the data in its turn (queueRedraw), at most every MIN_REDRAW_MS: a run logs
@@ -154,7 +158,11 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
         {plotted.stride > 1 ? <span className="metric-chart-thinned"> (every {plotted.stride}th step drawn; the table has all)</span> : null}
       </figcaption>
       <div className="metric-chart-plot">
-        {empty ? (
+        {unused ? (
+          <p className="metric-chart-empty">
+            Not logged so far ({spec.metrics.join(', ')}): {runs.length > 1 ? 'these runs’' : 'this run’s'} settings may not produce {spec.metrics.length > 1 ? 'them' : 'it'}.
+          </p>
+        ) : empty ? (
           <p className="metric-chart-empty">No data yet</p>
         ) : shown.rows.length === 0 ? (
           // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
@@ -184,7 +192,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
                 <th scope="col">step</th>
                 {lines.map((l) => (
                   <th scope="col" key={l.dataKey}>
-                    {l.name}
+                    {l.name} <code>{l.metric}</code>
                   </th>
                 ))}
               </tr>

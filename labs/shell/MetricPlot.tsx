@@ -5,7 +5,10 @@ import { axisEnd, formatValue, stepTicks, valueAxis } from './format';
 
 export interface PlotLine {
   dataKey: string;
+  /** In words (metricWords.ts), with the run's label when there are several runs. */
   name: string;
+  /** The metric's logged name (TRL's), shown on hover over its legend entry. */
+  metric: string;
   colour: string;
   dash: string | undefined;
 }
@@ -144,7 +147,7 @@ function MetricPlot({ rows, lines, domain, dots, title }: { rows: Row[]; lines: 
       {lines.length > 1 ? (
         <ul className="plot-legend" aria-label="Legend">
           {lines.map((line) => (
-            <li key={line.dataKey}>
+            <li key={line.dataKey} title={line.metric}>
               <svg width="18" height="8" aria-hidden="true">
                 <line x1="0" x2="18" y1="4" y2="4" stroke={line.colour} strokeWidth={2} strokeDasharray={line.dash} />
               </svg>

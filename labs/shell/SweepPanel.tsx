@@ -11,6 +11,7 @@ import type { Schema } from '@/lib/train/config';
 import { parseAxis, parseSeeds, planSweep, checkPlan, summarize, sweepCsv, SweepError, type PlannedRun, type SweepAxis, type SweepResult } from '@/lib/train/sweep';
 import { downloadText } from './download';
 import { formatValue } from './format';
+import { ReplaceRunsPrompt } from './ReplaceRunsPrompt';
 import type { Settings } from './settings';
 import { SweepChart } from './SweepChart';
 
@@ -32,10 +33,13 @@ export function SweepPanel(props: {
   /** Steps of the run under way, for the progress bar. */
   currentStep: number;
   disabled: boolean;
+  /** Runs are on the charts: the panel asks before the sweep clears them. */
+  chartsInUse: boolean;
   onStart(axes: SweepAxis[], runs: PlannedRun[]): void;
   onStop(): void;
 }) {
-  const { schema, fields, settings, sweep, currentStep, disabled, onStart, onStop } = props;
+  const { schema, fields, settings, sweep, currentStep, disabled, chartsInUse, onStart, onStop } = props;
+  const [asking, setAsking] = useState<{ axes: SweepAxis[]; runs: PlannedRun[] } | null>(null);
   const sweepable = fields.filter((f) => f !== 'seed' && f in schema);
   const [first, setFirst] = useState<{ field: string; values: string }>({ field: sweepable.includes('learning_rate') ? 'learning_rate' : sweepable[0], values: '' });
   const [second, setSecond] = useState<{ field: string; values: string }>({ field: '', values: '' });
@@ -55,7 +59,8 @@ export function SweepPanel(props: {
       const runs = planSweep(base, axes, parseSeeds(seeds));
       checkPlan(schema, axes, runs);
       setProblem(null);
-      onStart(axes, runs);
+      if (chartsInUse) setAsking({ axes, runs });
+      else onStart(axes, runs);
     } catch (error) {
       if (!(error instanceof SweepError)) throw error;
       setProblem(error.message);
@@ -110,11 +115,21 @@ export function SweepPanel(props: {
             Stop sweep
           </button>
         ) : (
-          <button type="button" onClick={start} disabled={disabled}>
+          <button type="button" onClick={start} disabled={disabled || asking !== null}>
             Run sweep
           </button>
         )}
       </div>
+      {asking ? (
+        <ReplaceRunsPrompt
+          what="sweep"
+          onConfirm={() => {
+            setAsking(null);
+            onStart(asking.axes, asking.runs);
+          }}
+          onCancel={() => setAsking(null)}
+        />
+      ) : null}
       {problem ? (
         <p className="lab-error" role="alert">
           {problem}

@@ -4,6 +4,17 @@
  * The lab's run state machine: the current run (its settings and preset as it started, a fresh start with the
  * reader's extras, resume, reset), and the two things that run several runs one after another in the worker, a
  * comparison of presets and a sweep. All of them react to the worker's run state, so they live together.
+ *
+ * The rules a reader can count on, in any order of presses (tests/e2e/lab-flows.spec.ts walks them):
+ * - The preset, the settings, the backend and the reader's data can change at any time except while a step runs.
+ *   They never change the current run: they are what the next fresh run starts with, and `nextRun` says so.
+ * - Train: with no run, starts one; on a paused or stopped run, resumes it if nothing changed since it started; on a
+ *   finished or failed run, or after a change, starts a fresh run with the form as it is. The run it replaces stays
+ *   on the charts (archived), so nothing is lost.
+ * - Reset: the current run goes to the charts (archived) and the lab is ready; the preset and settings stay.
+ * - Compare and sweep: from any state. Their runs take every place on the charts, so when there are runs there the
+ *   panel asks first, in the page (confirmComparison, the sweep's own prompt), and says how to keep the current run.
+ * - Run labels say what differed between runs (runLabels.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { ownEntry, presetSettings, type PresetTable, type Schema } from '@/lib/train/config';
@@ -17,6 +28,12 @@ import type { SweepProgress } from './SweepPanel';
 import type { LabExtras, useLabWorker } from './useLabWorker';
 import type { LinkedSettings } from './useLinkedSettings';
 import type { SavedRuns } from './useSavedRuns';
+
+/** Same values for every key of either (numbers compared as numbers: a link may give "3e-3" for 0.003). */
+function sameSettings(a: Settings, b: Settings): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => a[k] === b[k] || (typeof a[k] === 'number' && typeof b[k] === 'number' && Number(a[k]) === Number(b[k])));
+}
 
 export function useLabRuns<N extends TrainerName>({
   trainer,
@@ -45,6 +62,9 @@ export function useLabRuns<N extends TrainerName>({
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
   const hasRun = status.history.length > 0 || status.state !== 'idle';
+  // The reader's data or backend changed since the current run started: it applies from the next fresh run.
+  const [extrasChanged, setExtrasChanged] = useState(false);
+  const changedSinceRun = hasRun && (extrasChanged || preset !== runPreset.current || !sameSettings(settings, runSettings.current));
 
   /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
   const archive = () => {
@@ -59,6 +79,7 @@ export function useLabRuns<N extends TrainerName>({
     try {
       const extras = await prepareExtras();
       if (extras === null) return false;
+      setExtrasChanged(false);
       lab.train(chosen, backendChoice, true, extras);
       return true;
     } finally {
@@ -69,8 +90,8 @@ export function useLabRuns<N extends TrainerName>({
   // The sweep: planned runs, one after another in the worker; each run's final metrics kept, the run then reset.
   const [sweep, setSweep] = useState<SweepProgress | null>(null);
   const sweepStarted = useRef(-1);
+  /** Starts a sweep; it clears the charts (the panel has asked the reader first when there were runs on them). */
   const startSweep = (axes: SweepAxis[], runs: PlannedRun[]) => {
-    if ((hasRun || saved.length > 0) && !window.confirm(`The sweep runs ${runs.length} runs one after another and clears the runs on the charts; only the current one can be exported first (Export run). Start it?`)) return;
     if (hasRun) lab.reset();
     clear();
     sweepStarted.current = -1;
@@ -100,10 +121,10 @@ export function useLabRuns<N extends TrainerName>({
 
   // The comparison: presets queued to run one after another, each archived when it finishes.
   const [queue, setQueue] = useState<string[]>([]);
+  /** Starts the comparison; it clears the charts (ComparePanel has asked the reader first when there were runs on them). */
   const startComparison = () => {
     if (!comparison) return;
     // The comparison's runs take every place on the charts, so the runs there now are cleared, not kept.
-    if ((hasRun || saved.length > 0) && !window.confirm('The comparison clears the runs on the charts; only the current one can be exported first (Export run). Start it?')) return;
     if (hasRun) lab.reset();
     clear();
     setQueue(comparison.presets);
@@ -129,24 +150,38 @@ export function useLabRuns<N extends TrainerName>({
     // It reacts to the queue and the run's state only; the other values it reads are the current render's.
   }, [queue, status.state]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  /** A change that needs a fresh run asks first; returns false if the reader keeps the run. */
-  const freshRunAllowed = (what: string) => {
-    if (!hasRun) return true;
-    if (!window.confirm(`Changing ${what} needs a fresh run. Reset the current run (it stays on the charts for comparison)?`)) return false;
-    archive();
-    lab.reset();
-    return true;
-  };
-  const train = () => {
-    if (status.state !== 'idle') return lab.train(settings, backendChoice, false); // resume
-    runSettings.current = settings;
-    runPreset.current = preset;
-    void startRun(settings);
-  };
+  /** The current run goes to the charts and the lab is ready for a fresh one (the preset and settings stay). */
   const reset = () => {
     archive();
     lab.reset();
   };
+  const train = () => {
+    const resumable = status.state === 'paused' || status.state === 'stopped';
+    if (resumable && !changedSinceRun) return lab.train(settings, backendChoice, false);
+    if (status.state === 'running') return;
+    if (hasRun) reset(); // finished, failed, or changed since it started: the next run is a fresh one
+    runSettings.current = settings;
+    runPreset.current = preset;
+    void startRun(settings);
+  };
+  /** The backend applies from the next run: the worker is started again with it, the current run kept on the charts. */
+  const changeBackend = (apply: () => void) => {
+    if (hasRun) reset();
+    apply();
+  };
+
+  /** What Train does next, in words, when that is not simply "start" or "resume". */
+  let nextRun: string | null = null;
+  if (status.state === 'done' || status.state === 'failed') {
+    nextRun = changedSinceRun
+      ? 'Settings changed since this run started: Train starts a fresh run with them (this run stays on the charts).'
+      : 'Train starts another run with these settings (this one stays on the charts); change the preset or a setting first to compare.';
+  } else if ((status.state === 'paused' || status.state === 'stopped') && changedSinceRun) {
+    nextRun = 'Settings changed since this run started: Train starts a fresh run with them instead of resuming (this run stays on the charts).';
+  } else if (status.state === 'running' && changedSinceRun) {
+    nextRun = 'Settings changed: this run goes on with the ones it started with; the next fresh run takes the new ones (pause, then Train).';
+  }
+
   const exportCurrent = () =>
     downloadText(exportRun({ id: 'current', trainer, settings: runSettings.current, history: status.history }), `${trainer}-run-seed${runSettings.current.seed}.json`, 'application/json');
 
@@ -160,9 +195,14 @@ export function useLabRuns<N extends TrainerName>({
     stopSweep,
     queue,
     startComparison,
-    freshRunAllowed,
+    /** Whether starting a comparison or sweep would clear runs from the charts (their panels ask first). */
+    chartsInUse: hasRun || saved.length > 0,
     train,
     reset,
+    changeBackend,
+    /** The reader's data or reward changed: it applies from the next fresh run. */
+    noteExtrasChanged: () => hasRun && setExtrasChanged(true),
+    nextRun,
     exportCurrent,
   };
 }

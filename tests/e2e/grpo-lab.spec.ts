@@ -53,20 +53,6 @@ test.describe('GRPO lab', () => {
     await expect(page).toHaveURL(/seed=7/);
   });
 
-  test('changing a setting during a run asks before resetting', async ({ page }) => {
-    await page.goto('/labs/grpo/?max_steps=500');
-    await page.getByRole('button', { name: 'Train' }).click();
-    await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-    page.once('dialog', (dialog) => dialog.dismiss());
-    await page.getByLabel('loss_type').selectOption('bnpo');
-    await expect(page.getByLabel('loss_type')).toHaveValue('dapo');
-    await expect(status(page)).toContainText('training');
-    page.once('dialog', (dialog) => dialog.accept());
-    await page.getByLabel('loss_type').selectOption('bnpo');
-    await expect(page.getByLabel('loss_type')).toHaveValue('bnpo');
-    await expect(status(page)).toContainText('step 0');
-  });
-
   test('an exported run imports back and overlays; a bad file changes nothing', async ({ page }, testInfo) => {
     await page.goto('/labs/grpo/?max_steps=3&seed=1');
     await page.getByRole('button', { name: 'Train' }).click();

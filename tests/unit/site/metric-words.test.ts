@@ -1,0 +1,22 @@
+/** Every metric a lab charts has words for its legend (labs/shell/metricWords.ts), so no legend shows a raw log name. */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { METRIC_WORDS, metricWords } from '@/labs/shell/metricWords';
+
+const LABS = ['grpo', 'ppo', 'dpo', 'lora', 'agent'];
+
+describe('metric words', () => {
+  it('cover every metric in every lab’s charts', () => {
+    const charted = LABS.flatMap((slug) => {
+      const source = fs.readFileSync(`labs/${slug}/Lab.tsx`, 'utf8');
+      return [...source.matchAll(/metrics: \[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/'([^']+)'/g)].map((q) => q[1]));
+    });
+    expect(charted.length).toBeGreaterThan(30);
+    expect(charted.filter((metric) => !(metric in METRIC_WORDS))).toEqual([]);
+  });
+
+  it('fall back to the metric’s own name', () => {
+    expect(metricWords('kl')).toBe('KL to the reference');
+    expect(metricWords('some/new_metric')).toBe('some/new_metric');
+  });
+});

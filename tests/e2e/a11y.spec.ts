@@ -51,3 +51,30 @@ test('on a phone, every page passes axe target-size, contrast and scrollable reg
   expect(found).toEqual([]);
   await context.close();
 });
+
+// States no page shows as loaded: search results with their highlights, and a lab after a run with a preset picked
+// (the note on what Train does next) and the comparison's in-page prompt.
+test('search results and the lab’s next-run note and comparison prompt pass axe in both themes', async ({ page }) => {
+  const found: string[] = [];
+  const check = async (where: string) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    found.push(...(await seriousViolations(page)).map((v) => `${where}, light: ${v}`));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    found.push(...(await seriousViolations(page, COLOUR_RULES)).map((v) => `${where}, dark: ${v}`));
+  };
+  await page.goto('/search/?q=clipping num_generations');
+  await goLive(page);
+  await expect(page.locator('.search-results mark').first()).toBeVisible();
+  await check('search');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/labs/grpo/?max_steps=2');
+  await goLive(page);
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(page.locator('.lab-status')).toContainText('finished', { timeout: 60_000 });
+  await page.getByLabel('Preset').selectOption('lr_too_high');
+  await page.getByRole('region', { name: 'Compare' }).getByRole('button', { name: /^Run / }).click();
+  await expect(page.getByRole('group', { name: 'Start the comparison?' })).toBeVisible();
+  await expect(page.locator('.lab-next-run')).toBeVisible();
+  await check('lab');
+  expect(found).toEqual([]);
+});

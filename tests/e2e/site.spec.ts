@@ -181,12 +181,18 @@ test('the sitemap lists every chapter and lab page, and each of them serves', as
 
 test('search finds chapter sections and links to them', async ({ page }) => {
   await page.goto('/search/?q=reward');
-  await expect(page.getByLabel('Search chapters')).toHaveValue('reward');
+  await expect(page.getByLabel('Search the course')).toHaveValue('reward');
   const results = page.locator('.search-results li');
   await expect(results.first()).toBeVisible();
-  await page.getByLabel('Search chapters').fill('zzzz-no-such-term');
+  await page.getByLabel('Search the course').fill('zzzz-no-such-term');
   await expect(page.getByRole('status')).toHaveText('0 results');
-  await page.getByLabel('Search chapters').fill('advantage');
+  // TRL's names as written, labs among the results, the terms highlighted.
+  await page.getByLabel('Search the course').fill('num_generations');
+  await expect(results.filter({ hasText: 'Lab: GRPO with a verifiable reward' })).toHaveCount(1);
+  await expect(results.first().locator('mark').first()).toHaveText('num_generations');
+  await page.getByLabel('Search the course').fill('clipping');
+  await expect(results.locator('mark').filter({ hasText: /^clip$/i }).first()).toBeVisible();
+  await page.getByLabel('Search the course').fill('advantage');
   await results.first().getByRole('link').click();
   await expect(page).toHaveURL(/\/chapters\/[a-z0-9-]+\/(#[a-z0-9-]+)?$/);
 });

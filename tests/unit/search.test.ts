@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { searchEntries, type SearchEntry } from '@/lib/content/search-rank';
+import { exercises } from '@/content/exercises';
+import { labs } from '@/content/labs';
+import { buildSearchIndex } from '@/lib/content/search';
+import { searchEntries, snippet, stem, type SearchEntry } from '@/lib/content/search-rank';
 
 const entry = (number: number, heading: string | null, text: string): SearchEntry => ({
   slug: `c${number}`,
@@ -27,5 +30,56 @@ describe('search ranking', () => {
     expect(searchEntries(entries, 'REWARDS').map((e) => e.number)).toEqual([1]);
     expect(searchEntries(entries, '   ')).toEqual([]);
     expect(searchEntries(entries, 'transformer')).toEqual([]);
+  });
+});
+
+describe('stems', () => {
+  it('reduce a word’s forms to a stem they all contain, and leave identifiers whole', () => {
+    for (const form of ['clipping', 'clipped', 'clips']) expect(stem(form)).toBe('clip');
+    expect(stem('rewards')).toBe('reward');
+    expect(stem('policies')).toBe('policy');
+    expect('advantage').toContain(stem('advantages'));
+    expect(stem('num_generations')).toBe('num_generations');
+    expect(stem('kl')).toBe('kl');
+    expect(stem('loss')).toBe('loss');
+  });
+
+  it('let a query find the other forms of its words', () => {
+    const entries = [entry(4, 'The clipped objective', 'PPO clips the ratio.'), entry(6, 'Groups', 'Rewards are compared within a group.')];
+    expect(searchEntries(entries, 'clipping').map((e) => e.number)).toEqual([4]);
+    expect(searchEntries(entries, 'reward').map((e) => e.number)).toEqual([6]);
+  });
+});
+
+describe('snippets', () => {
+  it('show the text around the first match, with the matches marked and math written as (formula)', () => {
+    const text = `${'Words before. '.repeat(30)}The ratio $\\rho_t = \\pi_\\theta / \\pi_{old}$ is clipped to keep updates small. ${'Words after. '.repeat(30)}`;
+    const parts = snippet(text, 'clipping ratio', 120);
+    const shown = parts.map((p) => p.text).join('');
+    expect(shown.startsWith('…')).toBe(true);
+    expect(shown).toContain('The ratio (formula) is clipped');
+    expect(shown).not.toContain('\\pi');
+    expect(parts.filter((p) => p.match).map((p) => p.text.toLowerCase())).toEqual(['ratio', 'clip']);
+  });
+
+  it('start at the beginning when nothing matches (or there is no query)', () => {
+    expect(snippet('A short text.', '').map((p) => p.text).join('')).toBe('A short text.');
+  });
+});
+
+describe('the built index', () => {
+  const index = buildSearchIndex();
+
+  it('finds TRL’s setting names in the chapters and the labs that take them', () => {
+    const hits = searchEntries(index, 'num_generations', 50);
+    expect(hits.some((e) => e.kind === 'chapter')).toBe(true);
+    expect(hits.map((e) => e.href)).toContain('/labs/grpo/');
+    expect(searchEntries(index, 'loss_type', 50).length).toBeGreaterThan(1);
+  });
+
+  it('has an entry for every lab and every exercise, linking to it', () => {
+    expect(index.filter((e) => e.kind === 'lab').map((e) => e.href).sort()).toEqual(labs.map((l) => `/labs/${l.slug}/`).sort());
+    for (const e of exercises) expect(index.find((x) => x.kind === 'exercise' && x.href === `/chapters/${e.chapter}/#exercise-${e.id}`), e.id).toBeDefined();
+    expect(searchEntries(index, 'generalised advantage estimation').some((e) => e.kind === 'exercise')).toBe(true);
   });
 });

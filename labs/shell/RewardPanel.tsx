@@ -12,6 +12,7 @@ import type { CustomReward } from './useCustomReward';
 export function RewardPanel({ reward, disabled, note }: { reward: CustomReward; disabled: boolean; note?: string }) {
   const [opened, setOpened] = useState(false);
   return (
+    <>
     <details className="lab-section lab-reward" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
       <summary>Your reward function{reward.enabled ? ` (on, weight ${reward.weight})` : ''}</summary>
       <p className="setting-help">
@@ -65,5 +66,12 @@ export function RewardPanel({ reward, disabled, note }: { reward: CustomReward; 
       </div>
       {opened ? <CodeEditor label="Reward function" value={reward.source} onChange={reward.setSource} readOnly={disabled} /> : null}
     </details>
+      {/* Outside the panel, so that it shows even with the panel closed: the run did not start because of it. */}
+      {reward.loadError ? (
+        <p className="lab-error lab-reward-error" role="alert">
+          {reward.loadError}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { CodeSandbox } from '@/lib/sandbox/outcome';
-import { REWARD_ENTRY, REWARD_EXAMPLES, REWARD_MAX_SOURCE_BYTES, REWARD_TIME_LIMIT_MS, REWARD_WEIGHT_DEFAULT, rewardFailure } from '@/lib/tasks/custom-reward';
+import { editorScript, REWARD_EXAMPLES, REWARD_MAX_SOURCE_BYTES, REWARD_SIGNATURE, REWARD_TIME_LIMIT_MS, REWARD_WEIGHT_DEFAULT, rewardFailure } from '@/lib/tasks/custom-reward';
 import type { TrainerName } from '@/lib/train/registry';
 import type { LabExtras } from './useLabWorker';
 
@@ -30,6 +30,8 @@ export interface CustomReward {
   setSource(source: string): void;
   /** Loads the code into a fresh sandbox for a run; an error (a syntax error, no `reward` function…) in one line. */
   prepare(): Promise<{ reward: LabExtras['reward'] } | { error: string }>;
+  /** Why the code could not be loaded for the last run, shown under the editor; null once a run loads it. */
+  loadError: string | null;
 }
 
 export function useCustomReward(trainer: TrainerName): CustomReward {
@@ -37,6 +39,7 @@ export function useCustomReward(trainer: TrainerName): CustomReward {
   const [weight, setWeight] = useState(REWARD_WEIGHT_DEFAULT);
   const [source, setSourceState] = useState<string>(REWARD_EXAMPLES.correctness.source);
   const sandbox = useRef<CodeSandbox | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
 
   useEffect(() => {
     const stored = readSource(trainer);
@@ -63,16 +66,26 @@ export function useCustomReward(trainer: TrainerName): CustomReward {
     setEnabled,
     setWeight,
     setSource,
+    loadError,
     async prepare() {
-      if (new TextEncoder().encode(source).length > REWARD_MAX_SOURCE_BYTES) return { error: `Your reward function is longer than ${REWARD_MAX_SOURCE_BYTES / 1000} KB.` };
+      const fail = (error: string) => {
+        setLoadError(error);
+        return { error };
+      };
+      if (new TextEncoder().encode(source).length > REWARD_MAX_SOURCE_BYTES) return fail(`Your reward function is longer than ${REWARD_MAX_SOURCE_BYTES / 1000} KB.`);
       // A fresh sandbox per run: nothing one run's code left behind reaches the next.
       sandbox.current?.dispose();
       sandbox.current = null;
       const { createBrowserSandbox } = await import('@/lib/sandbox/browser');
       const box = await createBrowserSandbox();
       sandbox.current = box;
-      const loaded = await box.load(source, REWARD_ENTRY, REWARD_TIME_LIMIT_MS);
-      if (!loaded.ok) return { error: `Your reward function could not be loaded: ${rewardFailure(loaded).message.replace(/^the reward function failed: /, '')}.` };
+      const script = editorScript(source);
+      const loaded = await box.load(script.source, script.entry, REWARD_TIME_LIMIT_MS);
+      if (!loaded.ok) {
+        const why = rewardFailure(loaded).message.replace(/^the reward function failed: /, '').replace('a function named __defaultReward', 'a function after "export default"');
+        return fail(`Your reward function could not be loaded: ${why}. Expected: ${REWARD_SIGNATURE}.`);
+      }
+      setLoadError(null);
       return { reward: { weight, call: (args, timeoutMs) => box.call(args, timeoutMs) } };
     },
   };

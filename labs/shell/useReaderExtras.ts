@@ -31,7 +31,7 @@ export function useReaderExtras(trainer: TrainerName, underAssignment: boolean, 
     if (accepts.reward && customReward.enabled) {
       const prepared = await customReward.prepare();
       if ('error' in prepared) {
-        setNotices([prepared.error]);
+        setNotices(['Training did not start: your reward function could not be loaded (the reason is under “Your reward function”).']);
         return null;
       }
       extras.reward = prepared.reward;

@@ -28,6 +28,23 @@ export const REWARD_MAX_SOURCE_BYTES = 100_000;
 export const REWARD_WEIGHT_DEFAULT = 1;
 export const REWARD_WEIGHT_MAX = 10;
 
+/** What the reader's function must look like, for error messages: TRL's reward signature, in JavaScript. */
+export const REWARD_SIGNATURE = 'function reward(completions, ctx) returning one number per completion (ctx.prompts, ctx.answers, ctx.truncated: one entry per completion)';
+
+/** The name editorScript() gives a default-exported function. */
+const DEFAULT_EXPORT = '__defaultReward';
+
+/**
+ * The editor's code as a script the browser sandbox can run, and the function to call: a plain `function reward`, or,
+ * as in a CLI reward file, an `export default` (a function, an arrow, or the name of one defined above it), which
+ * becomes a constant. A script cannot contain `export`; this is the one form of it the editor accepts.
+ */
+export function editorScript(source: string): { source: string; entry: string } {
+  const exported = /^([ \t]*)export[ \t]+default[ \t]+/m;
+  if (!exported.test(source)) return { source, entry: REWARD_ENTRY };
+  return { source: source.replace(exported, `$1const ${DEFAULT_EXPORT} = `), entry: DEFAULT_EXPORT };
+}
+
 /** A reader's reward function failed; the message says how, in one line. */
 export class RewardCodeError extends Error {
   constructor(message: string) {

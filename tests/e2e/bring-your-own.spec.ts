@@ -30,6 +30,22 @@ test.describe('a reader’s own reward function', () => {
     await expect(page.locator('.lab-reward .cm-content')).toContainText('ctx.answers[i]', { timeout: 30_000 });
   });
 
+  test('takes export default as a CLI file has it; a broken one is explained under the editor until a run loads a good one', async ({ page }) => {
+    await page.goto('/labs/grpo/?max_steps=2&eval_steps=0');
+    await writeReward(page, 'export default function (completions) {\n  return completions.map(() => 0.25;\n}\n');
+    await page.getByRole('button', { name: 'Train' }).click();
+    const below = page.locator('.lab-reward-error');
+    await expect(below).toContainText('Your reward function could not be loaded');
+    await expect(below).toContainText('Expected: function reward(completions, ctx)');
+    await expect(status(page)).toContainText('step 0');
+    await expect(page.locator('.lab-notice')).toContainText('Training did not start');
+    await writeRewardAgain(page, 'export default (completions) => completions.map(() => 0.25);\n');
+    await page.getByRole('button', { name: 'Train' }).click();
+    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(below).toHaveCount(0);
+    await expect(page.locator('.inspector-table thead')).toContainText('custom');
+  });
+
   test('an infinite loop stops the run with a message, and the page stays usable', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=5&eval_steps=0');
     await writeReward(page, 'function reward(completions) {\n  while (true) {}\n}\n');

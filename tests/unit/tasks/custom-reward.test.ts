@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '@/lib/sandbox/node';
-import { asRewardModule, checkRewardValues, REWARD_EXAMPLES, RewardCodeError, sandboxedReward, type RewardExampleName } from '@/lib/tasks/custom-reward';
+import { asRewardModule, checkRewardValues, editorScript, REWARD_EXAMPLES, RewardCodeError, sandboxedReward, type RewardExampleName } from '@/lib/tasks/custom-reward';
 import { correctnessReward, formatReward, lengthPenalty } from '@/lib/tasks/rewards';
 
 const sandbox = createNodeSandbox();
@@ -58,5 +58,28 @@ describe('the editor’s examples', () => {
     // 52, 52, 53, 99 and 52345 are at least 52; 5 is not; no answer is 0. The true reward pays only the 52s.
     expect(await example('hackable')).toEqual([1, 1, 1, 1, 0, 1, 0, 1, 1]);
     expect(correctnessReward(completions, context)).toEqual([1, 1, 0, 0, 0, 1, 0, 1, 0]);
+  });
+});
+
+describe('the editor’s code, in the forms its examples and a CLI file suggest', () => {
+  const forms: [string, string][] = [
+    ['a plain function reward', 'function reward(completions) { return completions.map(() => 1); }'],
+    ['export default function', 'export default function (completions) { return completions.map(() => 1); }'],
+    ['export default of a named function', 'export default function score(completions) { return completions.map(() => 1); }'],
+    ['export default of an arrow', 'export default (completions, ctx) => completions.map(() => 1);'],
+    ['a function, then export default by name', 'function reward(completions) { return completions.map(() => 1); }\nexport default reward;'],
+  ];
+  for (const [name, source] of forms) {
+    it(`runs ${name}`, async () => {
+      const script = editorScript(source);
+      expect(script.source).not.toMatch(/\bexport\b/);
+      const loaded = await sandbox.load(script.source, script.entry, 2000);
+      expect(loaded.ok).toBe(true);
+      expect(await sandbox.call([['a', 'b'], { prompts: ['', ''], answers: ['', ''], truncated: [false, false] }], 2000)).toEqual({ ok: true, value: [1, 1] });
+    });
+  }
+
+  it('leaves code without export default as it is, calling reward', () => {
+    expect(editorScript('function reward() {}')).toEqual({ source: 'function reward() {}', entry: 'reward' });
   });
 });

@@ -49,40 +49,37 @@ describe('the batched matmul kernel on wasm', () => {
   });
   afterAll(() => setWasmFastPaths(true));
 
-  it('gives tf.matMul’s values bit for bit, in all four transpose cases and across blocks of 48', () => {
-    let seed = 1;
+  /** Each case in the four transpose combinations: its operands (fresh values from `seed` on), inside a tidy. */
+  function forEachProduct(seed: number, body: (a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean, outer: number[], m: number, n: number, next: () => number) => void) {
     for (const { outer, m, k, n } of CASES) {
       for (const transposeA of [false, true]) {
         for (const transposeB of [false, true]) {
           tf.tidy(() => {
             const a = values(shapeOf(outer, m, k, transposeA), seed++);
             const b = values(shapeOf(outer, k, n, transposeB), seed++);
-            expect(matMulKernelApplies(a.shape, b.shape)).toBe(true);
-            expectSameBits(batchMatMul(a, b, transposeA, transposeB), tf.matMul(a, b, transposeA, transposeB));
+            body(a, b, transposeA, transposeB, outer, m, n, () => seed++);
           });
         }
       }
     }
+  }
+
+  it('gives tf.matMul’s values bit for bit, in all four transpose cases and across blocks of 48', () => {
+    forEachProduct(1, (a, b, transposeA, transposeB) => {
+      expect(matMulKernelApplies(a.shape, b.shape)).toBe(true);
+      expectSameBits(batchMatMul(a, b, transposeA, transposeB), tf.matMul(a, b, transposeA, transposeB));
+    });
   });
 
   it('gives tf.matMul’s gradients bit for bit', () => {
-    let seed = 100;
-    for (const { outer, m, k, n } of CASES) {
-      for (const transposeA of [false, true]) {
-        for (const transposeB of [false, true]) {
-          tf.tidy(() => {
-            const a = values(shapeOf(outer, m, k, transposeA), seed++);
-            const b = values(shapeOf(outer, k, n, transposeB), seed++);
-            const weights = values([...outer, m, n], seed++);
-            const loss = (product: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor) => (x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(product(x, y), weights));
-            const withKernel = tf.grads(loss((x, y) => batchMatMul(x, y, transposeA, transposeB)))([a, b]);
-            const stock = tf.grads(loss((x, y) => tf.matMul(x, y, transposeA, transposeB)))([a, b]);
-            expectSameBits(withKernel[0], stock[0]);
-            expectSameBits(withKernel[1], stock[1]);
-          });
-        }
-      }
-    }
+    forEachProduct(100, (a, b, transposeA, transposeB, outer, m, n, next) => {
+      const weights = values([...outer, m, n], next());
+      const loss = (product: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor) => (x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(product(x, y), weights));
+      const withKernel = tf.grads(loss((x, y) => batchMatMul(x, y, transposeA, transposeB)))([a, b]);
+      const stock = tf.grads(loss((x, y) => tf.matMul(x, y, transposeA, transposeB)))([a, b]);
+      expectSameBits(withKernel[0], stock[0]);
+      expectSameBits(withKernel[1], stock[1]);
+    });
   });
 
   it('adds no tensors that outlive a step', () => {

@@ -7,13 +7,13 @@ export interface CourseEntry {
   /** URL segment: /chapters/<slug>/ */
   slug: string;
   /** The part of the course the chapter belongs to, used to group the sidebar. */
-  part: 'Foundations' | 'Algorithms' | 'Practice';
+  part: 'Groundwork' | 'Algorithms' | 'Practice';
 }
 
 export const course: readonly CourseEntry[] = [
-  { slug: 'agentic-rl', part: 'Foundations' },
-  { slug: 'sft-lora', part: 'Foundations' },
-  { slug: 'distributed-training', part: 'Foundations' },
+  { slug: 'agentic-rl', part: 'Groundwork' },
+  { slug: 'sft-lora', part: 'Groundwork' },
+  { slug: 'distributed-training', part: 'Groundwork' },
   { slug: 'ppo', part: 'Algorithms' },
   { slug: 'dpo', part: 'Algorithms' },
   { slug: 'grpo', part: 'Algorithms' },

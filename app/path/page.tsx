@@ -5,8 +5,8 @@ import { stages } from '@/content/path';
 import { getChapterMeta } from '@/lib/content/chapters';
 import { compileChapter } from '@/lib/content/compile';
 import { ExercisePassed } from '@/app/_components/exercises/ExercisePassed';
-import { ChapterMark } from '@/app/_components/progress/ProgressWidgets';
-import { QuizTally, StageProgress } from '@/app/_components/path/StageProgress';
+import { ChapterMark, LabTrained } from '@/app/_components/progress/ProgressWidgets';
+import { NextStep, QuizTally, StageProgress, type PathItem } from '@/app/_components/path/StageProgress';
 import './path.css';
 
 export const metadata: Metadata = {
@@ -18,6 +18,23 @@ export const metadata: Metadata = {
 export default async function PathPage() {
   // Each chapter's quiz ids, as its compiled source lists them (the same compilation the chapter page uses).
   const quizIds = new Map(await Promise.all(stages.flatMap((s) => s.chapters).map(async (slug) => [slug, (await compileChapter(slug)).quizIds] as const)));
+  // Everything the path asks for, stage by stage, in the order a reader meets it: each chapter, then its quizzes, then
+  // the stage's labs and exercises. The first not done is "Next".
+  const items: PathItem[] = stages.flatMap((stage) => [
+    ...stage.chapters.flatMap((slug): PathItem[] => {
+      const chapter = getChapterMeta(slug)!;
+      const href = `/chapters/${slug}/`;
+      return [
+        { kind: 'chapter', id: slug, label: `read chapter ${chapter.number}, ${chapter.title}`, href },
+        ...(quizIds.get(slug) ?? []).map((id): PathItem => ({ kind: 'quiz', id, label: `answer the quizzes of chapter ${chapter.number}`, href })),
+      ];
+    }),
+    ...stage.labs.map(({ slug }): PathItem => ({ kind: 'lab', id: slug, label: `train the lab ${labNamed(slug)!.title}`, href: `/labs/${slug}/` })),
+    ...stage.exercises.map((id): PathItem => {
+      const exercise = exerciseNamed(id)!;
+      return { kind: 'exercise', id, label: `the exercise ${exercise.title}`, href: `/chapters/${exercise.chapter}/#exercise-${id}` };
+    }),
+  ]);
   return (
     <main className="page path-page">
       <h1>Learning path</h1>
@@ -26,6 +43,7 @@ export default async function PathPage() {
         its labs, and to write the core pieces yourself in exercises that check themselves. Your progress is kept on
         this device.
       </p>
+      <NextStep items={items} />
       <nav aria-label="Stages" className="path-stages-nav">
         {stages.map((stage, i) => (
           <a key={stage.id} href={`#${stage.id}`}>
@@ -42,7 +60,7 @@ export default async function PathPage() {
                 Stage {i + 1}: {stage.title}
               </h2>
               <p>{stage.summary}</p>
-              <StageProgress chapters={stage.chapters} quizzes={quizzes} exercises={stage.exercises} />
+              <StageProgress chapters={stage.chapters} quizzes={quizzes} exercises={stage.exercises} labs={stage.labs.map((l) => l.slug)} />
               <div className="path-columns">
                 <section aria-labelledby={`${stage.id}-read`}>
                   <h3 id={`${stage.id}-read`}>Read</h3>
@@ -66,7 +84,7 @@ export default async function PathPage() {
                   <ul>
                     {stage.labs.map(({ slug, task }) => (
                       <li key={slug}>
-                        <a href={`/labs/${slug}/`}>{labNamed(slug)!.title}</a>: {task}
+                        <a href={`/labs/${slug}/`}>{labNamed(slug)!.title}</a>: {task} <LabTrained slug={slug} />
                       </li>
                     ))}
                   </ul>

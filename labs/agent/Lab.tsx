@@ -4,6 +4,7 @@ import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { TrajectoryViewer } from './TrajectoryViewer';
 
 const AGENT_LAB: LabDefinition<'agent'> = {
+  slug: 'agent',
   trainer: 'agent',
   fields: [
     'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'task', 'use_tools', 'max_tool_calling_iterations',

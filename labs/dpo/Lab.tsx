@@ -4,6 +4,7 @@ import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { PairInspector } from './PairInspector';
 
 const DPO_LAB: LabDefinition<'dpo'> = {
+  slug: 'dpo',
   trainer: 'dpo',
   fields: ['learning_rate', 'beta', 'loss_type', 'label_smoothing', 'per_device_train_batch_size', 'max_steps', 'num_prompts', 'samples_per_prompt', 'seed'],
   charts: [

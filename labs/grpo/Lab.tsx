@@ -4,6 +4,7 @@ import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { GroupInspector } from './GroupInspector';
 
 const GRPO_LAB: LabDefinition<'grpo'> = {
+  slug: 'grpo',
   trainer: 'grpo',
   fields: [
     'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'beta', 'epsilon', 'epsilon_high', 'temperature',

@@ -5,6 +5,7 @@ import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { SpectrumPanel } from './SpectrumPanel';
 
 const LORA_LAB: LabDefinition<'sft'> = {
+  slug: 'lora',
   trainer: 'sft',
   presets: labNamed('lora')!.presets,
   fields: ['use_peft', 'r', 'lora_alpha', 'use_rslora', 'target_modules', 'learning_rate', 'replay_fraction', 'max_steps', 'eval_steps', 'per_device_train_batch_size', 'seed'],

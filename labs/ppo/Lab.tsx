@@ -4,6 +4,7 @@ import { LabShell, type LabDefinition } from '../shell/LabShell';
 import { GridView } from './GridView';
 
 const PPO_LAB: LabDefinition<'ppo'> = {
+  slug: 'ppo',
   trainer: 'ppo',
   fields: ['learning_rate', 'cliprange', 'cliprange_value', 'vf_coef', 'ent_coef', 'gamma', 'lam', 'num_ppo_epochs', 'num_mini_batches', 'num_envs', 'num_steps', 'max_steps', 'grid_map', 'env_id', 'seed'],
   charts: [

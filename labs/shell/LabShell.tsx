@@ -1,6 +1,7 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { progressActions } from '@/app/_components/progress/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/train/registry';
 import { presetUnderAssignment } from './assignment';
@@ -66,6 +67,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       setBackendChoice(choice);
       lab.restart();
     });
+
+  // A run trained to its last step counts on the learning path (/path/), with its preset; a sweep's or a comparison's
+  // runs count too, each with its own.
+  const finishedPreset = status.state === 'done' ? runs.run.preset : null;
+  useEffect(() => {
+    if (finishedPreset !== null) progressActions().finishLab(definition.slug, finishedPreset);
+  }, [finishedPreset, status.history.length, definition.slug]);
 
   const current = { ...runs.run, history: status.history };
   const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])]);

@@ -11,6 +11,8 @@ import type { StepSample } from './useLabWorker';
 
 /** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
 export interface LabDefinition<N extends TrainerName> {
+  /** Its entry in content/labs.ts: the learning path marks a lab trained under this name. */
+  slug: string;
   trainer: N;
   /** Controls to show, in order: the trainer's config fields (TRL's names), checked at compile time. */
   fields: FieldOf<N>[];

@@ -2,9 +2,12 @@
  * What the site remembers about a reader, on their device only: the shape and its version. Checking a stored value
  * against it is schema.ts, which a page loads only when there is a stored value to check.
  */
-export const PROGRESS_VERSION = 2;
-/** Versions whose stored values are still read: version 1 had no exercises, and reads as having passed none. */
-export const READABLE_PROGRESS_VERSIONS: readonly number[] = [1, 2];
+export const PROGRESS_VERSION = 3;
+/**
+ * Versions whose stored values are still read: version 1 had no exercises (it reads as having passed none), version 2
+ * no lab runs (none finished).
+ */
+export const READABLE_PROGRESS_VERSIONS: readonly number[] = [1, 2, 3];
 
 export interface ChapterProgress {
   openedAt?: number;
@@ -23,6 +26,15 @@ export interface ExercisePass {
   source: string;
 }
 
+/** A lab the reader trained to the end at least once (content/labs.ts), and the presets of the runs that finished. */
+export interface LabRuns {
+  finishedAt: number;
+  presets: string[];
+}
+
+/** The most presets kept per lab (a lab offers at most a dozen). */
+export const MAX_LAB_PRESETS = 20;
+
 /** The longest passing code kept for an exercise (the checker accepts no longer). */
 export const MAX_KEPT_SOURCE = 20_000;
 
@@ -31,6 +43,8 @@ export interface ProgressData {
   quizzes: Record<string, QuizAnswer>;
   /** By exercise id; absent until the first pass. */
   exercises?: Record<string, ExercisePass>;
+  /** By lab slug; absent until a run finishes. */
+  labs?: Record<string, LabRuns>;
   lastVisited?: { slug: string; at: number };
 }
 

@@ -5,7 +5,7 @@
  * Validated by hand rather than with zod: even zod/mini would add ~12 KB gzipped to a page that has stored progress
  * to read, for three small records.
  */
-import { emptyProgress, MAX_KEPT_SOURCE, PROGRESS_VERSION, READABLE_PROGRESS_VERSIONS, type ChapterProgress, type ExercisePass, type ProgressData, type QuizAnswer } from './data';
+import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, READABLE_PROGRESS_VERSIONS, type ChapterProgress, type ExercisePass, type LabRuns, type ProgressData, type QuizAnswer } from './data';
 
 const SLUG = /^[a-z0-9-]+$/;
 const QUIZ_ID = /^ch\d{2}-[a-z0-9-]+$/;
@@ -35,6 +35,19 @@ function isExercisePass(v: unknown): v is ExercisePass {
   return isRecord(v) && hasOnly(v, ['passedAt', 'source']) && isTime(v.passedAt) && typeof v.source === 'string' && v.source.length <= MAX_KEPT_SOURCE;
 }
 
+const PRESET = /^[a-z0-9_]{1,40}$/;
+
+function isLabRuns(v: unknown): v is LabRuns {
+  return (
+    isRecord(v) &&
+    hasOnly(v, ['finishedAt', 'presets']) &&
+    isTime(v.finishedAt) &&
+    Array.isArray(v.presets) &&
+    v.presets.length <= MAX_LAB_PRESETS &&
+    v.presets.every((p) => typeof p === 'string' && PRESET.test(p))
+  );
+}
+
 /** A record whose every key matches `key` (so never "__proto__") and every value passes `valid`. */
 function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Record<string, T> | null {
   if (!isRecord(v)) return null;
@@ -46,9 +59,15 @@ function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Re
   return out;
 }
 
-/** `version` 1 is the shape before exercises: the same without `exercises`. */
+/** The keys each version stores: 1 before exercises, 2 before lab runs. */
+const KEYS: Record<number, string[]> = {
+  1: ['chapters', 'quizzes', 'lastVisited'],
+  2: ['chapters', 'quizzes', 'exercises', 'lastVisited'],
+  3: ['chapters', 'quizzes', 'exercises', 'labs', 'lastVisited'],
+};
+
 export function parseProgressData(v: unknown, version = PROGRESS_VERSION): ProgressData | null {
-  if (!isRecord(v) || !hasOnly(v, version === 1 ? ['chapters', 'quizzes', 'lastVisited'] : ['chapters', 'quizzes', 'exercises', 'lastVisited'])) return null;
+  if (!isRecord(v) || !hasOnly(v, KEYS[version] ?? [])) return null;
   const chapters = recordOf(v.chapters, SLUG, isChapterProgress);
   const quizzes = recordOf(v.quizzes, QUIZ_ID, isQuizAnswer);
   if (!chapters || !quizzes) return null;
@@ -57,6 +76,11 @@ export function parseProgressData(v: unknown, version = PROGRESS_VERSION): Progr
     const exercises = recordOf(v.exercises, SLUG, isExercisePass);
     if (!exercises) return null;
     out.exercises = exercises;
+  }
+  if (v.labs !== undefined) {
+    const labs = recordOf(v.labs, SLUG, isLabRuns);
+    if (!labs) return null;
+    out.labs = labs;
   }
   const last = v.lastVisited;
   if (last === undefined) return out;

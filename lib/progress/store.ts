@@ -1,13 +1,16 @@
-import { emptyProgress, MAX_KEPT_SOURCE, PROGRESS_VERSION, type ProgressData } from './data';
+import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, type ProgressData } from './data';
 
 export const PROGRESS_STORAGE_KEY = 'agentic-rl-lab:progress';
 
 export interface ProgressActions {
   markOpened(slug: string, now?: number): void;
   setCompleted(slug: string, completed: boolean, now?: number): void;
+  /** Records an answer; a wrong one never replaces a right one already stored. */
   answerQuiz(id: string, choice: number, correct: boolean, now?: number): void;
   /** A code exercise passed with `source` (kept, so a submission can carry it). */
   passExercise(id: string, source: string, now?: number): void;
+  /** A lab run trained to its last step, with the preset it started from. */
+  finishLab(slug: string, preset: string, now?: number): void;
   reset(): void;
 }
 
@@ -50,9 +53,9 @@ export function createProgressStore(storage: () => Storage | undefined = browser
   // replayed over the stored progress when it arrives. Written then, not before, so they never overwrite it.
   let early: Change[] = [];
   const write = () => {
-    const { chapters, quizzes, exercises, lastVisited } = state;
+    const { chapters, quizzes, exercises, labs, lastVisited } = state;
     try {
-      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, lastVisited }, version: PROGRESS_VERSION }));
+      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, labs, lastVisited }, version: PROGRESS_VERSION }));
     } catch {
       /* quota exceeded or storage disabled: progress stays in memory for this visit */
     }
@@ -75,14 +78,22 @@ export function createProgressStore(storage: () => Storage | undefined = browser
       set((s) => ({ chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], completedAt: completed ? now : undefined } } }));
     },
     answerQuiz(id, choice, correct, now = Date.now()) {
-      set((s) => ({ quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
+      // A quiz once answered right stays answered right: trying the other options afterwards is exploring, not forgetting.
+      set((s) => (s.quizzes[id]?.correct && !correct ? {} : { quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
     },
     passExercise(id, source, now = Date.now()) {
       if (source.length > MAX_KEPT_SOURCE) return;
       set((s) => ({ exercises: { ...s.exercises, [id]: { passedAt: now, source } } }));
     },
+    finishLab(slug, preset, now = Date.now()) {
+      set((s) => {
+        const before = s.labs?.[slug];
+        const presets = before?.presets.includes(preset) ? before.presets : [...(before?.presets ?? []), preset].slice(-MAX_LAB_PRESETS);
+        return { labs: { ...s.labs, [slug]: { finishedAt: now, presets } } };
+      });
+    },
     reset() {
-      set(() => ({ ...emptyProgress(), exercises: undefined, lastVisited: undefined }));
+      set(() => ({ ...emptyProgress(), exercises: undefined, labs: undefined, lastVisited: undefined }));
     },
   };
   let state = initial;

@@ -144,6 +144,8 @@ describe('labs registry', () => {
   it('finds every lab’s UI at labs/<slug>/Lab.tsx, and registers every lab folder that has one', () => {
     const folders = fs.readdirSync('labs', { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join('labs', d.name, 'Lab.tsx')));
     expect(folders.map((d) => d.name).sort()).toEqual(labs.map((l) => l.slug).sort());
+    // Each names itself as its folder does: the learning path marks it trained under that name.
+    for (const d of folders) expect(fs.readFileSync(path.join('labs', d.name, 'Lab.tsx'), 'utf8'), d.name).toContain(`slug: '${d.name}',`);
   });
 
   it('serves every lab from the one dynamic route, with no per-lab route folders to keep in step', () => {

@@ -5,7 +5,7 @@
  * Playwright dismisses those, as a reader who misses one would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { labSettled } from './boot';
+import { goLive, labSettled } from './boot';
 
 const status = (page: Page) => page.locator('.lab-status');
 const nextRun = (page: Page) => page.locator('.lab-next-run');
@@ -120,4 +120,19 @@ test('GRPO lab: train → reset → compare asks in the page, then runs the comp
   await trainToTheEnd(page, 2);
   await expect(page.getByLabel('Preset')).toHaveValue('default');
   await expect(firstChart(page)).toContainText('(default)');
+});
+
+test('a run trained to the end marks the lab trained on the learning path, which says what to do next', async ({ page }) => {
+  await page.goto('/path/');
+  await goLive(page);
+  await expect(page.locator('.path-next')).toContainText('Next: read chapter 1');
+  await expect(page.getByText(/0 of 3 labs trained/)).toBeVisible();
+  await page.goto('/labs/grpo/?max_steps=2');
+  await labSettled(page);
+  await trainToTheEnd(page, 2);
+  await page.goto('/path/');
+  await goLive(page);
+  const foundation = page.locator('#foundation');
+  await expect(foundation.getByText(/1 of 3 labs trained/)).toBeVisible();
+  await expect(foundation.getByRole('listitem').filter({ hasText: 'GRPO with a verifiable reward' }).locator('.exercise-badge')).toHaveText('Trained (default)');
 });

@@ -65,6 +65,41 @@ describe('progress store', () => {
     }
   });
 
+  it('keeps a quiz answered right as right when another option is tried afterwards, even before hydration', async () => {
+    const storage = new MemoryStorage();
+    const first = await storeOn(storage);
+    first.getState().answerQuiz('ch04-clip', 2, false, 1);
+    first.getState().answerQuiz('ch04-clip', 1, true, 2);
+    first.getState().answerQuiz('ch04-clip', 0, false, 3);
+    expect(first.getState().quizzes['ch04-clip']).toEqual({ choice: 1, correct: true, at: 2 });
+    const second = createProgressStore(() => storage);
+    const reading = second.persist.rehydrate();
+    second.getState().answerQuiz('ch04-clip', 3, false, 4); // before the stored right answer is read
+    await reading;
+    expect(second.getState().quizzes['ch04-clip']).toEqual({ choice: 1, correct: true, at: 2 });
+  });
+
+  it('records the labs trained to the end, with each preset once, and keeps them across visits', async () => {
+    const storage = new MemoryStorage();
+    const store = await storeOn(storage);
+    store.getState().finishLab('grpo', 'default', 5);
+    store.getState().finishLab('grpo', 'lr_too_high', 6);
+    store.getState().finishLab('grpo', 'default', 7);
+    expect(store.getState().labs?.grpo).toEqual({ finishedAt: 7, presets: ['default', 'lr_too_high'] });
+    expect((await storeOn(storage)).getState().labs).toEqual({ grpo: { finishedAt: 7, presets: ['default', 'lr_too_high'] } });
+    store.getState().reset();
+    expect(store.getState().labs).toBeUndefined();
+  });
+
+  it('reads version 2 progress (no labs) and refuses a hand-edited lab entry', () => {
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, exercises: {} }, 2)).toEqual({ chapters: {}, quizzes: {}, exercises: {} });
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, labs: { grpo: { finishedAt: 1, presets: ['default'] } } }, 2)).toEqual({ chapters: {}, quizzes: {} });
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, labs: { grpo: { finishedAt: 1, presets: ['default'] } } }, 3).labs).toEqual({ grpo: { finishedAt: 1, presets: ['default'] } });
+    for (const labs of [{ grpo: { finishedAt: 1, presets: ['<script>'] } }, { grpo: { finishedAt: -1, presets: [] } }, { grpo: { finishedAt: 1, presets: 'default' } }, { 'Bad Slug': { finishedAt: 1, presets: [] } }]) {
+      expect(parseStoredProgress({ chapters: {}, quizzes: {}, labs }, 3)).toEqual({ chapters: {}, quizzes: {} });
+    }
+  });
+
   it('can un-complete a chapter', async () => {
     const store = await storeOn(new MemoryStorage());
     store.getState().setCompleted('dpo', true, 10);

@@ -6,20 +6,24 @@ interface Props {
   chapters: string[];
   quizzes: string[];
   exercises: string[];
+  /** The labs the stage asks to train (a lab counts once it has a finished run). */
+  labs: string[];
 }
 
-/** A stage's progress on this device: chapters completed, quizzes answered right, exercises passed. */
-export function StageProgress({ chapters, quizzes, exercises }: Props) {
+/** A stage's progress on this device: chapters completed, quizzes answered right, labs trained, exercises passed. */
+export function StageProgress({ chapters, quizzes, exercises, labs }: Props) {
   const { value: state, ready } = useProgress((s) => s);
   if (!ready) return <p className="stage-progress placeholder">Your progress on this device appears here.</p>;
   const done = chapters.filter((slug) => state.chapters[slug]?.completedAt).length;
   const right = quizzes.filter((id) => state.quizzes[id]?.correct).length;
   const passed = exercises.filter((id) => state.exercises?.[id]).length;
+  const trained = labs.filter((slug) => state.labs?.[slug]).length;
   const parts = [`${done} of ${chapters.length} chapters completed`];
   if (quizzes.length > 0) parts.push(`${right} of ${quizzes.length} quizzes answered right`);
+  if (labs.length > 0) parts.push(`${trained} of ${labs.length} labs trained`);
   if (exercises.length > 0) parts.push(`${passed} of ${exercises.length} exercises passed`);
-  const total = chapters.length + quizzes.length + exercises.length;
-  const share = total === 0 ? 0 : (done + right + passed) / total;
+  const total = chapters.length + quizzes.length + labs.length + exercises.length;
+  const share = total === 0 ? 0 : (done + right + trained + passed) / total;
   return (
     <div className="stage-progress">
       <progress max={1} value={share} aria-label="Progress in this stage">
@@ -40,5 +44,37 @@ export function QuizTally({ ids }: { ids: string[] }) {
       {' '}
       · quizzes {right}/{ids.length}
     </span>
+  );
+}
+
+/** One thing the path asks for, in the order it asks. */
+export interface PathItem {
+  kind: 'chapter' | 'quiz' | 'lab' | 'exercise';
+  /** The chapter's slug, the quiz's id, the lab's slug or the exercise's id. */
+  id: string;
+  label: string;
+  href: string;
+}
+
+/**
+ * The first thing on the path not done yet on this device: a chapter not completed, a quiz not answered right, a lab
+ * never trained to the end, an exercise not passed. Nothing until stored progress is read.
+ */
+export function NextStep({ items }: { items: PathItem[] }) {
+  const { value: state, ready } = useProgress((s) => s);
+  if (!ready) return null;
+  const done = (item: PathItem) =>
+    item.kind === 'chapter' ? Boolean(state.chapters[item.id]?.completedAt) : item.kind === 'quiz' ? Boolean(state.quizzes[item.id]?.correct) : item.kind === 'lab' ? Boolean(state.labs?.[item.id]) : Boolean(state.exercises?.[item.id]);
+  const next = items.find((item) => !done(item));
+  return (
+    <p className="path-next" role="status">
+      {next ? (
+        <>
+          <strong>Next:</strong> <a href={next.href}>{next.label}</a>
+        </>
+      ) : (
+        'You have done everything on the path. Well done.'
+      )}
+    </p>
   );
 }

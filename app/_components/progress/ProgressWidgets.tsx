@@ -35,3 +35,14 @@ export function CompleteToggle({ slug }: { slug: string }) {
     </div>
   );
 }
+
+/** Whether the reader has trained a lab to the end on this device, and with which presets. */
+export function LabTrained({ slug }: { slug: string }) {
+  const { value: runs, ready } = useProgress((s) => s.labs?.[slug]);
+  if (!ready || !runs) return null;
+  return (
+    <span className="exercise-badge" title={`Runs finished with: ${runs.presets.join(', ')}`}>
+      Trained ({runs.presets.join(', ')})
+    </span>
+  );
+}

@@ -10,6 +10,7 @@ import type { ActionResult } from '@/lib/train/trainer';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';
 import type { Dataset } from '@/lib/tasks/dataset';
 import type { FromProbe, FromWorker, Sampler, ToProbe, ToWorker } from './protocol';
+import { keepSample } from './sampleHistory';
 
 /**
  * What a run takes besides settings: the reader's dataset, and their reward function as a sandbox to call (the
@@ -56,7 +57,6 @@ export interface RunWeights {
   tfjs: string;
 }
 
-const KEEP_SAMPLES = 30;
 function initial<N extends TrainerName>(): LabWorkerState<N> {
   return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], error: null, actions: {}, probe: null, switched: null };
 }
@@ -158,7 +158,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
           case 'log':
             return { ...s, history: [...s.history, message.line] };
           case 'samples':
-            return { ...s, samples: [...s.samples, { step: message.step, data: message.data }].slice(-KEEP_SAMPLES) };
+            return { ...s, samples: keepSample(s.samples, { step: message.step, data: message.data }) };
           case 'state':
             return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null) };
           case 'action':

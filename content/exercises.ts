@@ -31,6 +31,11 @@ export interface Exercise {
   solution: string;
   /** One random case: the arguments, in the order of `params`. */
   draw(rng: Rng): unknown[];
+  /**
+   * Usual wrong answers, each with what such code returns (`wrong`, same arguments) and the hint to show when the
+   * reader's value is exactly that: a forward loop where a backward one is needed, a factor left out.
+   */
+  mistakes?: readonly { hint: string; wrong(...args: never[]): unknown }[];
   /** A received number r matches an expected e when |r − e| ≤ abs + rel·|e| (the core computes in float32). */
   tolerance?: { abs: number; rel: number };
 }
@@ -110,6 +115,19 @@ export const exercises = [
       const rewards = times(T, () => (sparse ? (rng.next() < 0.25 ? pick(rng, [1, -1]) : 0) : uniform(rng, -1, 1)));
       return [rewards, uniform(rng, 0.8, 1)];
     },
+    mistakes: [
+      {
+        hint: 'That is what a forward loop gives: each value sums the rewards up to step t. G_t sums the rewards from t to the end, so walk from the last step back to the first.',
+        wrong: (rewards: number[], gamma: number) => {
+          let G = 0;
+          return rewards.map((r) => (G = r + gamma * G));
+        },
+      },
+      {
+        hint: 'That is the return without discounting: each later reward must be multiplied by gamma once more than the one before it (G = r_t + gamma * G).',
+        wrong: (rewards: number[]) => rewards.map((_, t) => rewards.slice(t).reduce((a, b) => a + b, 0)),
+      },
+    ],
   },
   {
     id: 'gae',
@@ -148,6 +166,19 @@ export const exercises = [
       const values = times(T + 1, () => uniform(rng, -1, 1));
       return [rewards, values, uniform(rng, 0.9, 1), uniform(rng, 0.5, 1)];
     },
+    mistakes: [
+      {
+        hint: 'Those are the one-step TD errors δ_t alone: the recursion is missing. Add gamma * lam times the next step’s advantage, going from the last step back to the first.',
+        wrong: (rewards: number[], values: number[], gamma: number) => rewards.map((r, t) => r + gamma * values[t + 1] - values[t]),
+      },
+      {
+        hint: 'That is what a forward loop gives: A_t depends on A_{t+1}, the step after it, so the loop must run from t = T − 1 down to 0.',
+        wrong: (rewards: number[], values: number[], gamma: number, lam: number) => {
+          let previous = 0;
+          return rewards.map((r, t) => (previous = r + gamma * values[t + 1] - values[t] + gamma * lam * previous));
+        },
+      },
+    ],
   },
   {
     id: 'clipped-surrogate',

@@ -24,6 +24,8 @@ export interface FailedCase {
   received?: unknown;
   /** One sentence: the mismatch, the error (with the reader's line) or the stop. */
   problem: string;
+  /** When the value received is what a usual mistake gives (Exercise.mistakes): the hint for that mistake. */
+  hint?: string;
 }
 
 export type CheckResult =
@@ -31,10 +33,25 @@ export type CheckResult =
   | { passed: false; total: number; seed: number; load: string }
   | { passed: false; total: number; seed: number; failed: FailedCase };
 
-/** The `count` cases of `seed`: the arguments of each call, in order. */
+/**
+ * The `count` cases of `seed`: the arguments of each call, in order. The first is the exercise's own, the same at every
+ * Check (so a reader fixing a bug sees the same failing case again); the others are drawn from the seed.
+ */
 export function drawCases(exercise: Exercise, seed: number, count = CASES): unknown[][] {
+  const first = exercise.draw(createRng(`exercise/${exercise.id}/first`));
   const rng = createRng(`exercise/${exercise.id}/${seed}`);
-  return Array.from({ length: count }, () => exercise.draw(rng));
+  return [first, ...Array.from({ length: count - 1 }, () => exercise.draw(rng))].slice(0, count);
+}
+
+/** The hint of the usual mistake whose value is exactly what the reader's function returned, if any. */
+function mistakeHint(exercise: Exercise, inputs: unknown[], received: unknown): string | undefined {
+  return exercise.mistakes?.find((m) => {
+    try {
+      return compareValue((m.wrong as (...args: unknown[]) => unknown)(...structuredClone(inputs)), received, exercise.tolerance) === null;
+    } catch {
+      return false;
+    }
+  })?.hint;
 }
 
 /** A seed nobody chose: each check in a page, and each grading, draws its own. */
@@ -71,7 +88,7 @@ export async function checkExercise({ exercise, source, sandbox, expected, seed,
       return { ...base, failed: { ...failed, problem } };
     }
     const mismatch = compareValue(want[index], outcome.value, exercise.tolerance);
-    if (mismatch) return { ...base, failed: { ...failed, received: outcome.value, problem: mismatch } };
+    if (mismatch) return { ...base, failed: { ...failed, received: outcome.value, problem: mismatch, hint: mistakeHint(exercise, cases[index], outcome.value) } };
   }
   return { passed: true, total: count, seed };
 }
@@ -82,14 +99,17 @@ export interface ResultText {
   inputs?: string[];
   expected?: string;
   received?: string;
+  /** What the usual mistake behind this value is, and how to fix it. */
+  hint?: string;
 }
 
 /** The result in words, as the exercise's status line and the grader's report show it. */
 export function describeResult(result: CheckResult, exercise: Pick<Exercise, 'params'>): ResultText {
   if (result.passed) return { summary: `All ${result.total} cases passed.` };
   if ('load' in result) return { summary: `Your code did not load: ${result.load}.` };
-  const { index, inputs, expected, received, problem } = result.failed;
+  const { index, inputs, expected, received, problem, hint } = result.failed;
   return {
+    ...(hint ? { hint } : {}),
     summary: `Case ${index + 1} of ${result.total} failed: ${problem}.`,
     inputs: exercise.params.map((name, i) => `${name} = ${formatValue(inputs[i])}`),
     expected: formatValue(expected),

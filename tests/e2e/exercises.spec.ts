@@ -56,6 +56,8 @@ test('a wrong answer shows the first failing case: its inputs, the expected and 
   const status = box.getByRole('status');
   await expect(status).toContainText(/Case \d+ of 20 failed: element \d+ differs: expected/, { timeout: 30_000 });
   await expect(status.locator('dt')).toHaveText(['Inputs', 'Expected', 'Received']);
+  // δ_t alone is a usual mistake: the hint for it shows under the case.
+  await expect(status.locator('.exercise-mistake')).toContainText('the recursion is missing');
   await expect(status.locator('dd').first()).toContainText(/rewards = \[.*\]/);
   await expect(status.locator('dd').first()).toContainText(/lam = [\d.]+/);
   await expect(box.locator('.exercise-badge')).toHaveCount(0);

@@ -23,6 +23,7 @@ export function ExerciseResult({ text }: { text: ResultText }) {
           </dd>
         </dl>
       ) : null}
+      {text.hint ? <p className="exercise-mistake">{text.hint}</p> : null}
     </>
   );
 }

@@ -68,6 +68,25 @@ describe('checkExercise', () => {
     // The inputs shown are the failing case's own.
     const failed = (result as Extract<CheckResult, { failed: unknown }>).failed;
     expect(failed.inputs).toEqual(drawCases(exercise('gae'), 11)[failed.index]);
+    // δ_t alone is a usual mistake: the hint names it.
+    expect(text.hint).toMatch(/^Those are the one-step TD errors δ_t alone: the recursion is missing/);
+  });
+
+  it('starts every check with the exercise’s own first case, then the seed’s', () => {
+    for (const id of ['gae', 'dpo-loss', 'discounted-returns']) {
+      expect(drawCases(exercise(id), 1)[0]).toEqual(drawCases(exercise(id), 2)[0]);
+      expect(drawCases(exercise(id), 1).slice(1)).not.toEqual(drawCases(exercise(id), 2).slice(1));
+      expect(drawCases(exercise(id), 1)).toHaveLength(20);
+    }
+  });
+
+  it('names the usual mistakes by the value they give, and gives no hint for other wrong values', async () => {
+    const forward = 'function discountedReturns(rewards, gamma) {\n  let G = 0;\n  return rewards.map((r) => (G = r + gamma * G));\n}';
+    expect(describeResult(await run('discounted-returns', forward), exercise('discounted-returns')).hint).toMatch(/forward loop/);
+    const undiscounted = 'function discountedReturns(rewards) {\n  return rewards.map((_, t) => rewards.slice(t).reduce((a, b) => a + b, 0));\n}';
+    expect(describeResult(await run('discounted-returns', undiscounted), exercise('discounted-returns')).hint).toMatch(/without discounting/);
+    const other = 'function discountedReturns(rewards) {\n  return rewards.map(() => 7);\n}';
+    expect(describeResult(await run('discounted-returns', other), exercise('discounted-returns')).hint).toBeUndefined();
   });
 
   it('names the line of a throw, a syntax error, a missing function and a wrong shape', async () => {

@@ -69,9 +69,9 @@ function trlDefault(config: TrlConfig, field: string): { value: number; where: s
   return { value: d.value, where: `${d.file}:${d.line} at ${TRL_VERSION}` };
 }
 
-/** The book's warning, quoted wherever a learning rate is replaced. */
+/** Why a learning rate is replaced, quoted wherever one is. */
 export const LR_WARNING =
-  'Readers of the book this course follows collapsed a ~0.6B model’s GSM8K accuracy from 57% to 2.4% with learning_rate 5e-5.';
+  'The lab’s rate suits a 27k-parameter model; a pretrained ~0.6B model needs rates hundreds of times smaller (TRL’s GRPO default is 1e-6), and larger ones can undo what pretraining taught it.';
 
 /** LoRA trains ~10× higher than full fine-tuning (TRL's docs/source/lora_without_regret.md: 2e-4 in its SFT example). */
 const LORA_SFT_LR = { value: 2e-4, where: `docs/source/lora_without_regret.md:47 at ${TRL_VERSION}` };

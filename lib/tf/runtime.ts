@@ -87,7 +87,7 @@ function webglRenderer(): string | null {
 export function webglSkipReason(allowSoftware: boolean, renderer: () => string | null = webglRenderer): string | null {
   if (!hasCanvas()) return `WebGL needs a canvas (document or OffscreenCanvas), and there is none in ${detectRuntime()}`;
   const name = renderer();
-  if (!allowSoftware && name != null && SOFTWARE_RENDERER.test(name)) return `WebGL renders in software here (${name.slice(0, 80)}), slower than wasm`;
+  if (!allowSoftware && name != null && SOFTWARE_RENDERER.test(name)) return `WebGL renders in software here (${shorten(name, 80)}), slower than wasm`;
   return null;
 }
 
@@ -99,4 +99,11 @@ export async function webgpuSkipReason(allowSoftware: boolean, timeoutMs: number
   if (adapter == null) return 'navigator.gpu.requestAdapter() returned no adapter';
   if (!allowSoftware && (await isFallbackAdapter(adapter))) return 'the WebGPU adapter is a software fallback (isFallbackAdapter), slower than wasm';
   return null;
+}
+
+/** At most `max` characters, cut at a word and marked with "…" (a renderer string can run to 150). */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max - 1);
+  return `${text.slice(0, cut > 0 ? cut : max - 1).replace(/[\s,(]+$/, '')}…`;
 }

@@ -29,7 +29,7 @@ export const grpoSchema = {
   reward_weight_length: { kind: 'number', default: 0, min: 0, max: 10, reason: 'Off: the answer format already bounds the length.' },
   correctness_reward: { kind: 'choice', default: 'exact', choices: ['exact', 'at_least', 'digits'] as const, reason: '"at_least" (a >= bug) and "digits" (right digits anywhere) are deliberately flawed verifiers, for the reward-hacking demo.' },
   max_grad_norm: { kind: 'number', default: 1, min: 0, max: 1000, exclusiveMin: true, reason: 'TRL’s default gradient clipping.' },
-  max_steps: { kind: 'number', default: 60, min: 1, max: 100000, integer: true, reason: 'About a minute on a laptop CPU: enough to see held-out accuracy move.' },
+  max_steps: { kind: 'number', default: 60, min: 1, max: 100000, integer: true, reason: 'A few seconds in a browser (50–80 ms a step on a laptop CPU, plus the evaluations): enough to see held-out accuracy move.' },
   eval_steps: { kind: 'number', default: 10, min: 0, max: 100000, integer: true, reason: 'RL moves fast here: evaluate every 10 steps.' },
   eval_samples: { kind: 'number', default: 200, min: 10, max: 5000, integer: true, reason: '200 held-out problems: accuracy to about ±3 points.' },
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same completions and updates, on one backend.' },

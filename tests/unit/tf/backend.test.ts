@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBackendName, selectBackend, type BackendName } from '@/lib/tf/backend';
-import { isFallbackAdapter } from '@/lib/tf/runtime';
+import { isFallbackAdapter, shorten } from '@/lib/tf/runtime';
 import { TimeoutError, withTimeout } from '@/lib/tf/timeout';
 
 afterAll(async () => {
@@ -86,5 +86,17 @@ describe('helpers', () => {
     expect(parseBackendName('WebGPU')).toBe('webgpu');
     expect(parseBackendName('auto')).toBe('auto');
     expect(parseBackendName('tpu')).toBeNull();
+  });
+});
+
+describe('shorten', () => {
+  it('cuts a long renderer string at a word and marks the cut, never mid-word', () => {
+    const renderer = 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver-5.0.0)';
+    const short = shorten(renderer, 80);
+    expect(short.length).toBeLessThanOrEqual(80);
+    expect(short.endsWith('…')).toBe(true);
+    expect(renderer.startsWith(short.slice(0, -1))).toBe(true);
+    expect(short).not.toMatch(/SwiftSh…|SwiftSh$/);
+    expect(shorten('SwiftShader', 80)).toBe('SwiftShader');
   });
 });

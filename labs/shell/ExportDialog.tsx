@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
+import type { CustomRewardExport } from '@/lib/export/custom-reward';
 import { exportMethod, buildProject, type Project } from '@/lib/export/project';
 import { zipProject } from '@/lib/export/zip';
 import { configProblem, resolve } from '@/lib/train/config';
@@ -20,17 +21,30 @@ function download(project: Project): void {
 }
 
 /** The export's mapping table, its warnings and the download: the same files as `npm run export`. */
-export default function ExportDialog({ trainer, settings, preset, onClose }: { trainer: TrainerName; settings: Settings; preset: string; onClose: () => void }) {
+export default function ExportDialog({
+  trainer,
+  settings,
+  preset,
+  customReward,
+  onClose,
+}: {
+  trainer: TrainerName;
+  settings: Settings;
+  preset: string;
+  /** The reader's reward function, when the lab trains with it: exported as custom_reward.js and .py. */
+  customReward?: CustomRewardExport;
+  onClose: () => void;
+}) {
   const result = useMemo((): { project: Project } | { problem: string } => {
     const chosen = exportMethod(trainer);
     if ('refusal' in chosen) return { problem: chosen.refusal };
     try {
       const valid = resolve(TRAINERS[chosen.method].schema, settings) as Settings;
-      return { project: buildProject(chosen.method, valid, preset) };
+      return { project: buildProject(chosen.method, valid, preset, customReward) };
     } catch (error) {
       return { problem: `These settings cannot be exported: ${configProblem(error)}.` };
     }
-  }, [trainer, settings, preset]);
+  }, [trainer, settings, preset, customReward]);
 
   return (
     <div className="lab-export" role="dialog" aria-label="Export for TRL">
@@ -41,7 +55,8 @@ export default function ExportDialog({ trainer, settings, preset, onClose }: { t
       ) : (
         <>
           {result.project.plan.warnings.map((w) => (
-            <p key={w} className="lab-error" role="alert">
+            <p key={w} className="lab-warning" role="alert">
+              <strong>Warning: </strong>
               {w}
             </p>
           ))}

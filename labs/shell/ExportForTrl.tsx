@@ -1,6 +1,7 @@
 'use client';
 
 import { lazy, Suspense, useState } from 'react';
+import type { CustomRewardExport } from '@/lib/export/custom-reward';
 import type { TrainerName } from '@/lib/train/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
@@ -12,7 +13,7 @@ export { EXPORT_CHAPTER_LINK };
 const ExportDialog = lazy(() => import('./ExportDialog'));
 
 /** "Export for TRL": the lab's current settings as a runnable TRL project for a real GPU, downloaded as one zip. */
-export function ExportForTrl({ trainer, settings, preset }: { trainer: TrainerName; settings: Settings; preset: string }) {
+export function ExportForTrl({ trainer, settings, preset, customReward }: { trainer: TrainerName; settings: Settings; preset: string; customReward?: CustomRewardExport }) {
   const [open, setOpen] = useState(false);
   return (
     <section className="lab-section" aria-label="Export for TRL">
@@ -28,7 +29,7 @@ export function ExportForTrl({ trainer, settings, preset }: { trainer: TrainerNa
       </div>
       {open ? (
         <Suspense fallback={<p className="lab-notice">Preparing the project…</p>}>
-          <ExportDialog trainer={trainer} settings={settings} preset={preset} onClose={() => setOpen(false)} />
+          <ExportDialog trainer={trainer} settings={settings} preset={preset} customReward={customReward} onClose={() => setOpen(false)} />
         </Suspense>
       ) : null}
     </section>

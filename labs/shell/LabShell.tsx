@@ -75,6 +75,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     if (finishedPreset !== null) progressActions().finishLab(definition.slug, finishedPreset);
   }, [finishedPreset, status.history.length, definition.slug]);
 
+  // The reader's reward function goes into the export when the lab trains with it (not under an assignment).
+  const { customReward } = extras;
+  const exportedReward = useMemo(
+    () => (accepts.reward && customReward.enabled && !assignment.assignment ? { source: customReward.source, weight: customReward.weight } : undefined),
+    [accepts.reward, customReward.enabled, customReward.source, customReward.weight, assignment.assignment],
+  );
+
   const current = { ...runs.run, history: status.history };
   const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])]);
   // While a run trains, starts or a sweep goes on, what the next run takes (reward, data, a sweep) stays as it is.
@@ -153,7 +160,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
       <RunsPanel canExport={status.history.length > 0} canClear={savedRuns.saved.length > 0} onExport={runs.exportCurrent} onImport={savedRuns.importFile} onClear={savedRuns.clear} />
 
-      <ExportForTrl trainer={trainer} settings={settings} preset={preset} />
+      <ExportForTrl trainer={trainer} settings={settings} preset={preset} customReward={exportedReward} />
 
       <details className="lab-section lab-settings" open>
         <summary>Settings (named as in TRL)</summary>

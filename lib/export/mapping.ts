@@ -8,6 +8,7 @@
 import { TRL_VERSION, trlDefaults, type TrlConfig } from '@/content/trl-defaults';
 import { ConfigError, ownEntry, type Field, type FieldValue } from '@/lib/train/config';
 import { TRAINERS } from '@/lib/train/registry';
+import { portedEquivalent, type CustomRewardExport } from './custom-reward';
 import { code, float, shortNumber, type Py } from './py';
 
 export type ExportMethod = 'sft' | 'grpo' | 'dpo' | 'agent';
@@ -23,7 +24,7 @@ export type ConfigClass = 'SFTConfig' | 'GRPOConfig' | 'DPOConfig';
 export const CONFIG_OF: Record<ExportMethod, ConfigClass> = { sft: 'SFTConfig', grpo: 'GRPOConfig', dpo: 'DPOConfig', agent: 'GRPOConfig' };
 
 /** Reward functions of the generated common.py (the lab's, in Python with TRL's signature). */
-export type RewardName = 'correctness_reward' | 'at_least_reward' | 'digits_reward' | 'format_reward' | 'length_penalty' | 'soft_overlong_punishment' | 'tool_cost_reward';
+export type RewardName = 'correctness_reward' | 'at_least_reward' | 'digits_reward' | 'format_reward' | 'length_penalty' | 'soft_overlong_punishment' | 'tool_cost_reward' | 'custom_reward';
 
 export interface Kwarg {
   name: string;
@@ -345,8 +346,11 @@ function target(method: ExportMethod, o: Outcome): string {
   return parts.length ? parts.join('; ') : o.status === 'none' ? 'no counterpart' : '—';
 }
 
-/** The whole mapping of one run's settings (which must be complete and valid for the method's schema). */
-export function exportPlan(method: ExportMethod, settings: Settings): Plan {
+/**
+ * The whole mapping of one run's settings (which must be complete and valid for the method's schema), and the reader's
+ * own reward function if the run used one (custom-reward.ts: custom_reward.js and custom_reward.py).
+ */
+export function exportPlan(method: ExportMethod, settings: Settings, customReward?: CustomRewardExport): Plan {
   const rules = RULES[method];
   const fields = Object.keys(TRAINERS[method].schema);
   const rows: Row[] = [];
@@ -371,8 +375,24 @@ export function exportPlan(method: ExportMethod, settings: Settings): Plan {
   }
   const extra = Object.keys(settings).find((k) => !fields.includes(k));
   if (extra !== undefined) throw new ConfigError([`unknown field "${extra}" for ${method}`]);
-
   const warnings: string[] = [];
+  if (customReward) {
+    if (method !== 'grpo' && method !== 'agent') throw new ConfigError([`${method} takes no reward function: only grpo and agent do`]);
+    if (!(customReward.weight > 0)) throw new ConfigError([`the reward function's weight must be above 0, got ${customReward.weight}`]);
+    const ported = portedEquivalent(customReward.source);
+    rewards.push({ fn: 'custom_reward', weight: customReward.weight });
+    rows.push({
+      field: 'your reward function',
+      value: `JavaScript, weight ${customReward.weight}`,
+      status: ported ? 'copied' : 'changed',
+      target: `custom_reward (custom_reward.py) × ${customReward.weight} in reward_weights`,
+      note: ported
+        ? `your code is the editor’s ${ported.example} example: custom_reward.py calls common.py’s ${ported.fn}, the same rule in Python.`
+        : 'TRL runs Python: custom_reward.py is a stub to port (it says how ctx maps to TRL’s arguments); custom_reward.js keeps your code.',
+    });
+    if (!ported) warnings.push('Your reward function is JavaScript and TRL runs Python: custom_reward.py is a stub that stops training at the first batch until you port your code into it (custom_reward.js keeps it, and the stub says how the arguments map).');
+  }
+
   const flawed = rewards.find((r) => r.fn === 'at_least_reward' || r.fn === 'digits_reward');
   if (flawed) {
     warnings.push(

@@ -7,6 +7,7 @@ import { TRL_VERSION } from '@/content/trl-defaults';
 import { ConfigError, ownEntry, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINERS } from '@/lib/train/registry';
 import { ACCELERATE_CONFIGS } from './accelerate';
+import { customRewardJs, customRewardPy, type CustomRewardExport } from './custom-reward';
 import { EXPORT_METHODS, exportPlan, NOT_EXPORTABLE, type ExportMethod, type Plan } from './mapping';
 import { commonPy } from './python/common';
 import { evalPy } from './python/evaluate';
@@ -58,9 +59,12 @@ function changedFields(method: ExportMethod, preset: string, settings: Readonly<
     .map((k) => `${k}=${String(settings[k])}`);
 }
 
-/** Every file of the project, in a fixed order; the same settings always give the same bytes. */
-export function buildProject(method: ExportMethod, settings: Readonly<Record<string, FieldValue>>, preset: string): Project {
-  const plan = exportPlan(method, settings);
+/**
+ * Every file of the project, in a fixed order; the same settings always give the same bytes. With the reader's own
+ * reward function (grpo, agent), custom_reward.js and custom_reward.py too (custom-reward.ts).
+ */
+export function buildProject(method: ExportMethod, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project {
+  const plan = exportPlan(method, settings, customReward);
   const name = `trl-${method}-${preset.replace(/[^a-z0-9_-]/gi, '_')}`;
   const lab = { name, title: TRAINERS[method].summary, preset, changed: changedFields(method, preset, settings) };
   const rl = RL_SCRIPT[method];
@@ -72,9 +76,10 @@ export function buildProject(method: ExportMethod, settings: Readonly<Record<str
     { path: 'train_sft.py', text: trainSftPy(plan) },
     ...(method === 'dpo' ? [{ path: 'make_pairs.py', text: makePairsPy(plan) }] : []),
     ...(rl && method === 'dpo' ? [{ path: rl, text: trainDpoPy(plan) }] : rl ? [{ path: rl, text: trainGrpoPy(plan) }] : []),
+    ...(customReward ? [{ path: 'custom_reward.py', text: customRewardPy(customReward) }, { path: 'custom_reward.js', text: customRewardJs(customReward) }] : []),
     { path: 'eval.py', text: evalPy(plan) },
     ...ACCELERATE_CONFIGS.map((c) => ({ path: c.path, text: c.text })),
-    { path: 'lab-run.json', text: `${JSON.stringify({ exported_from: 'Agentic RL Lab', trl: TRL_VERSION, trainer: method, preset, settings }, null, 2)}\n` },
+    { path: 'lab-run.json', text: `${JSON.stringify({ exported_from: 'Agentic RL Lab', trl: TRL_VERSION, trainer: method, preset, settings, ...(customReward ? { custom_reward: { weight: customReward.weight, source: 'custom_reward.js' } } : {}) }, null, 2)}\n` },
   ];
   return { name, plan, files };
 }

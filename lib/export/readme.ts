@@ -42,7 +42,7 @@ export function mappingMarkdown(rows: readonly Row[]): string {
   ].join('\n');
 }
 
-function files(method: ExportMethod): [string, string][] {
+function files(method: ExportMethod, customReward: boolean): [string, string][] {
   const rl = RL_SCRIPT[method];
   return [
     ['README.md', 'this file'],
@@ -52,6 +52,12 @@ function files(method: ExportMethod): [string, string][] {
     ['train_sft.py', method === 'sft' ? 'the lab run: SFTConfig with its values' : `SFT on GSM8K solutions${method === 'agent' ? ' as calculator conversations' : ''}: the format the RL step rewards`],
     ...(method === 'dpo' ? ([['make_pairs.py', 'samples the SFT model and keeps (right, wrong) completions as (chosen, rejected)']] as [string, string][]) : []),
     ...(rl ? ([[rl, `the lab run: ${method === 'dpo' ? 'DPOConfig' : 'GRPOConfig'} with its values${method === 'agent' ? ', the calculator as a tool' : ''}`]] as [string, string][]) : []),
+    ...(customReward
+      ? ([
+          ['custom_reward.py', 'your reward function from the lab, with TRL’s reward signature (a stub to port, unless your code was one of the editor’s examples)'],
+          ['custom_reward.js', 'your reward function as you wrote it in the lab'],
+        ] as [string, string][])
+      : []),
     ['eval.py', 'held-out accuracy on GSM8K’s test split, greedy, with the same parser'],
     ...ACCELERATE_CONFIGS.map((c): [string, string] => [c.path, c.summary]),
     ['lab-run.json', 'the lab settings this project was exported from'],
@@ -96,7 +102,7 @@ ${warnings ? `\n${warnings}\n` : ''}
 
 | file | what it does |
 | --- | --- |
-${files(method)
+${files(method, plan.rewards.some((r) => r.fn === 'custom_reward'))
   .map(([f, what]) => `| \`${f}\` | ${what} |`)
   .join('\n')}
 

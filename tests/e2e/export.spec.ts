@@ -1,6 +1,7 @@
 /**
  * "Export for TRL" in the labs: the GRPO lab's download, for settings from a link, holds exactly the files the
- * command line writes for the same settings; the PPO lab explains why it has none; every lab links to chapter 7.
+ * command line writes for the same settings, with the reader's own reward function too (--reward); the PPO lab
+ * explains why it has none; every lab links to chapter 7.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +35,38 @@ test.describe('Export for TRL', () => {
       expect(fromZip).toEqual(readTree(out));
       expect(fromZip['train_grpo.py']).toContain('beta=0.04');
       expect(fromZip['train_grpo.py']).toContain('seed=3');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  test('with the reader’s own reward on, the download carries it, as npm run export --reward does', async ({ page }) => {
+    const code = 'export default (completions, ctx) => completions.map((t) => (t.includes("####") ? 0.2 : 0));\n';
+    await page.goto('/labs/grpo/?seed=2');
+    await page.locator('.lab-reward > summary').click();
+    await page.getByLabel('Use my reward function').check();
+    const editor = page.locator('.lab-reward .cm-content[aria-label="Reward function"]');
+    await expect(editor).toBeVisible({ timeout: 30_000 });
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(code);
+    await page.getByRole('button', { name: 'Export for TRL' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
+    await expect(dialog.locator('.lab-warning').filter({ hasText: 'Your reward function is JavaScript' })).toContainText('Warning: Your reward function is JavaScript');
+    await expect(dialog.getByRole('table', { name: 'What carries over to TRL' }).getByRole('row', { name: /your reward function/ })).toContainText('custom_reward (custom_reward.py)');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: /^Download trl-grpo-default\.zip$/ }).click()]);
+    const zipped = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-reward-e2e-'));
+    try {
+      const rewardFile = path.join(out, '..', `${path.basename(out)}-reward.js`);
+      fs.writeFileSync(rewardFile, code);
+      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/export.ts', 'grpo', '--set', 'seed=2', '--reward', rewardFile, '--out', out, '--force'], { encoding: 'utf8' });
+      expect(cli.status, cli.stderr).toBe(0);
+      const fromZip = Object.fromEntries(Object.entries(zipped).map(([name, bytes]) => [name.replace(/^trl-grpo-default\//, ''), strFromU8(bytes)]));
+      expect(fromZip).toEqual(readTree(out));
+      expect(fromZip['custom_reward.js']).toContain(code.trim());
+      expect(fromZip['train_grpo.py']).toContain('from custom_reward import custom_reward');
+      fs.rmSync(rewardFile);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

@@ -99,7 +99,7 @@ if __name__ == "__main__":
 `;
 }
 
-const REWARD_IMPORTS = (plan: Plan) => [...new Set(plan.rewards.map((r) => r.fn).filter((fn) => fn !== 'soft_overlong_punishment'))].sort();
+const REWARD_IMPORTS = (plan: Plan) => [...new Set(plan.rewards.map((r) => r.fn).filter((fn) => fn !== 'soft_overlong_punishment' && fn !== 'custom_reward'))].sort();
 
 export function trainGrpoPy(plan: Plan): string {
   const agent = plan.method === 'agent';
@@ -141,7 +141,7 @@ Run: accelerate launch --config_file accelerate/multi_gpu.yaml ${file}   (or: py
 """
 from datasets import load_from_disk
 from trl import GRPOConfig, GRPOTrainer
-${overlong ? 'from trl.rewards import get_soft_overlong_punishment\n' : ''}
+${overlong ? 'from trl.rewards import get_soft_overlong_punishment\n' : ''}${plan.rewards.some((r) => r.fn === 'custom_reward') ? 'from custom_reward import custom_reward  # your reward function from the lab (custom_reward.py)\n' : ''}
 from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${agent ? 'USE_TOOLS, calculator, ' : ''}${REWARD_IMPORTS(plan).join(', ')}
 ${flawed ? `\n${wrap(flawed, 116).map((l) => `# ${l}`).join('\n')}\n` : ''}${toolNote}
 START_FROM = ${py(plan.constants.START_FROM?.value ?? 'outputs/sft')}  # train_sft.py's output, or MODEL to start from the pretrained model

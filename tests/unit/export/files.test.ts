@@ -64,6 +64,10 @@ describe('the lab’s zip and the command line', () => {
       [['grpo', '--preset', 'nope', '--out', out], /unknown preset "nope" for grpo/],
       [['grpo', '--set', 'nope=1', '--out', out], /unknown field "nope"/],
       [['grpo'], /--out DIR is required/],
+      [['sft', '--reward', 'package.json', '--out', out], /--reward is for grpo and agent: sft takes no reward function/],
+      [['grpo', '--reward-weight', '2', '--out', out], /--reward-weight needs --reward FILE\.js/],
+      [['grpo', '--reward', 'no/such/file.js', '--out', out], /cannot read no\/such\/file\.js: ENOENT/],
+      [['grpo', '--reward', 'package.json', '--reward-weight', '0', '--out', out], /--reward-weight must be in \(0, 10\], got 0/],
     ];
     for (const [args, message] of cases) {
       const run = cli(...args);

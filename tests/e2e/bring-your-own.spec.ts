@@ -1,20 +1,9 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { writeReward } from './reward-editor';
 
 /** A reader's reward function, dataset and sweep in the labs (labs/shell/RewardPanel, DatasetPanel, SweepPanel). */
 const status = (page: Page) => page.locator('.lab-status');
-
-/** Opens the reward panel, turns the function on and replaces the editor's code with `code`. */
-async function writeReward(page: Page, code: string) {
-  await page.locator('.lab-reward > summary').click();
-  await page.getByLabel('Use my reward function').check();
-  // CodeMirror's editable area (its plain-text stand-in carries the same name until it loads).
-  const editor = page.locator('.lab-reward .cm-content[aria-label="Reward function"]');
-  await expect(editor).toBeVisible({ timeout: 30_000 });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(code);
-}
 
 test.describe('a reader’s own reward function', () => {
   test('is scored beside the built-in rewards, shown in the inspector, and kept for the next visit', async ({ page }) => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { readTree } from '@/tests/read-tree';
+import { writeReward } from './reward-editor';
 
 test.describe('Export for TRL', () => {
   test('the GRPO lab downloads the same project as npm run export for the same settings', async ({ page }) => {
@@ -43,13 +44,7 @@ test.describe('Export for TRL', () => {
   test('with the reader’s own reward on, the download carries it, as npm run export --reward does', async ({ page }) => {
     const code = 'export default (completions, ctx) => completions.map((t) => (t.includes("####") ? 0.2 : 0));\n';
     await page.goto('/labs/grpo/?seed=2');
-    await page.locator('.lab-reward > summary').click();
-    await page.getByLabel('Use my reward function').check();
-    const editor = page.locator('.lab-reward .cm-content[aria-label="Reward function"]');
-    await expect(editor).toBeVisible({ timeout: 30_000 });
-    await editor.click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.insertText(code);
+    await writeReward(page, code);
     await page.getByRole('button', { name: 'Export for TRL' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
     await expect(dialog.locator('.lab-warning').filter({ hasText: 'Your reward function is JavaScript' })).toContainText('Warning: Your reward function is JavaScript');

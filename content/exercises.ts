@@ -209,6 +209,35 @@ export const exercises = [
   return total / newLogprobs.length;
 }
 `,
+    mistakes: [
+      {
+        hint: 'That is the min of the two negated terms, the max of the objectives: PPO keeps the pessimistic one, so take Math.max(-A * ratio, -A * clipped), the min of A * ratio and A * clipped.',
+        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
+          newLogprobs.reduce((total, lp, t) => {
+            const ratio = Math.exp(lp - oldLogprobs[t]);
+            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
+            return total + Math.min(-advantages[t] * ratio, -advantages[t] * clipped);
+          }, 0) / newLogprobs.length,
+      },
+      {
+        hint: 'That is the objective, not the loss: the loss is its negative (TRL minimises it), so each term is -A times the ratio.',
+        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
+          newLogprobs.reduce((total, lp, t) => {
+            const ratio = Math.exp(lp - oldLogprobs[t]);
+            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
+            return total + Math.min(advantages[t] * ratio, advantages[t] * clipped);
+          }, 0) / newLogprobs.length,
+      },
+      {
+        hint: 'That is the sum over the tokens: the loss is their mean, so divide by the number of tokens.',
+        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
+          newLogprobs.reduce((total, lp, t) => {
+            const ratio = Math.exp(lp - oldLogprobs[t]);
+            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
+            return total + Math.max(-advantages[t] * ratio, -advantages[t] * clipped);
+          }, 0),
+      },
+    ],
     draw(rng: Rng) {
       const T = between(rng, 1, 8);
       const old = times(T, () => logp(rng));

@@ -85,6 +85,9 @@ describe('checkExercise', () => {
     expect(describeResult(await run('discounted-returns', forward), exercise('discounted-returns')).hint).toMatch(/forward loop/);
     const undiscounted = 'function discountedReturns(rewards) {\n  return rewards.map((_, t) => rewards.slice(t).reduce((a, b) => a + b, 0));\n}';
     expect(describeResult(await run('discounted-returns', undiscounted), exercise('discounted-returns')).hint).toMatch(/without discounting/);
+    const swapped =
+      'function ppoPolicyLoss(n, o, a, c) {\n  let s = 0;\n  for (let t = 0; t < n.length; t++) {\n    const r = Math.exp(n[t] - o[t]);\n    const k = Math.min(Math.max(r, 1 - c), 1 + c);\n    s += Math.min(-a[t] * r, -a[t] * k);\n  }\n  return s / n.length;\n}';
+    expect(describeResult(await run('clipped-surrogate', swapped), exercise('clipped-surrogate')).hint).toMatch(/PPO keeps the pessimistic one/);
     const other = 'function discountedReturns(rewards) {\n  return rewards.map(() => 7);\n}';
     expect(describeResult(await run('discounted-returns', other), exercise('discounted-returns')).hint).toBeUndefined();
   });

@@ -47,6 +47,18 @@ export const signatureOf = (e: Pick<Exercise, 'entry' | 'params'>) => `function 
 
 const logp = (rng: Rng) => uniform(rng, -3, -0.05);
 
+/**
+ * Σ_t combine(A_t·ρ_t, A_t·clip(ρ_t, 1 − c, 1 + c)) over one sequence: the clipped surrogate's usual mistakes (below)
+ * differ only in how they combine the two terms and whether they average.
+ */
+function surrogateTotal(newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number, combine: (plain: number, clipped: number) => number): number {
+  return newLogprobs.reduce((total, lp, t) => {
+    const ratio = Math.exp(lp - oldLogprobs[t]);
+    const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
+    return total + combine(advantages[t] * ratio, advantages[t] * clipped);
+  }, 0);
+}
+
 export const exercises = [
   {
     id: 'lora-forward',
@@ -212,30 +224,15 @@ export const exercises = [
     mistakes: [
       {
         hint: 'That is the min of the two negated terms, the max of the objectives: PPO keeps the pessimistic one, so take Math.max(-A * ratio, -A * clipped), the min of A * ratio and A * clipped.',
-        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
-          newLogprobs.reduce((total, lp, t) => {
-            const ratio = Math.exp(lp - oldLogprobs[t]);
-            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
-            return total + Math.min(-advantages[t] * ratio, -advantages[t] * clipped);
-          }, 0) / newLogprobs.length,
+        wrong: (n: number[], o: number[], a: number[], c: number) => surrogateTotal(n, o, a, c, (x, y) => Math.min(-x, -y)) / n.length,
       },
       {
         hint: 'That is the objective, not the loss: the loss is its negative (TRL minimises it), so each term is -A times the ratio.',
-        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
-          newLogprobs.reduce((total, lp, t) => {
-            const ratio = Math.exp(lp - oldLogprobs[t]);
-            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
-            return total + Math.min(advantages[t] * ratio, advantages[t] * clipped);
-          }, 0) / newLogprobs.length,
+        wrong: (n: number[], o: number[], a: number[], c: number) => surrogateTotal(n, o, a, c, (x, y) => Math.min(x, y)) / n.length,
       },
       {
         hint: 'That is the sum over the tokens: the loss is their mean, so divide by the number of tokens.',
-        wrong: (newLogprobs: number[], oldLogprobs: number[], advantages: number[], cliprange: number) =>
-          newLogprobs.reduce((total, lp, t) => {
-            const ratio = Math.exp(lp - oldLogprobs[t]);
-            const clipped = Math.min(Math.max(ratio, 1 - cliprange), 1 + cliprange);
-            return total + Math.max(-advantages[t] * ratio, -advantages[t] * clipped);
-          }, 0),
+        wrong: (n: number[], o: number[], a: number[], c: number) => surrogateTotal(n, o, a, c, (x, y) => Math.max(-x, -y)),
       },
     ],
     draw(rng: Rng) {

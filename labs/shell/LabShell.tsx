@@ -73,7 +73,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const finishedPreset = status.state === 'done' ? runs.run.preset : null;
   useEffect(() => {
     if (finishedPreset !== null) progressActions().finishLab(definition.slug, finishedPreset);
-  }, [finishedPreset, status.history.length, definition.slug]);
+  }, [finishedPreset, definition.slug]); // null while the next run trains, so each finished run records once
 
   // The reader's reward function goes into the export when the lab trains with it (not under an assignment).
   const { customReward } = extras;

@@ -13,7 +13,7 @@
  *   on the charts (archived), so nothing is lost.
  * - Reset: the current run goes to the charts (archived) and the lab is ready; the preset and settings stay.
  * - Compare and sweep: from any state. Their runs take every place on the charts, so when there are runs there the
- *   panel asks first, in the page (confirmComparison, the sweep's own prompt), and says how to keep the current run.
+ *   panel asks first, in the page (ReplaceRunsPrompt), and says how to keep the current run.
  * - Run labels say what differed between runs (runLabels.ts).
  */
 import { useEffect, useRef, useState } from 'react';
@@ -62,7 +62,7 @@ export function useLabRuns<N extends TrainerName>({
   const runSettings = useRef<Settings>(settings);
   const runPreset = useRef<string>(preset);
   const hasRun = status.history.length > 0 || status.state !== 'idle';
-  // The reader's data or backend changed since the current run started: it applies from the next fresh run.
+  // The reader's dataset changed since the current run started: it applies from the next fresh run.
   const [extrasChanged, setExtrasChanged] = useState(false);
   const changedSinceRun = hasRun && (extrasChanged || preset !== runPreset.current || !sameSettings(settings, runSettings.current));
 
@@ -200,7 +200,7 @@ export function useLabRuns<N extends TrainerName>({
     train,
     reset,
     changeBackend,
-    /** The reader's data or reward changed: it applies from the next fresh run. */
+    /** The reader's dataset changed: it applies from the next fresh run. */
     noteExtrasChanged: () => hasRun && setExtrasChanged(true),
     nextRun,
     exportCurrent,

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { goLive, holdFrameworkCode, labSettled } from './boot';
+import { scrollIntoViewSettled, trackProseLayout } from './layout';
 import { holdChunks } from './watch';
 
 type BootWindow = Window & { next?: unknown; __arlBoot: { booted(): boolean; live(): boolean; pending(): number } };
@@ -122,12 +123,38 @@ test('a preset picked before the page is live reaches the lab once React has it'
 });
 
 test('a toggle pressed before the page is live is pressed once: "Mark chapter as completed" ends completed', async ({ page }) => {
+  await trackProseLayout(page);
   await page.goto('/chapters/ppo/');
+  await scrollIntoViewSettled(page.locator('.complete-toggle'));
   expect((await state(page)).booted).toBe(false);
   await page.getByRole('button', { name: 'Mark chapter as completed' }).click();
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toBeVisible();
   await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.pending() === 0);
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('a press React hears in the moment before the page reports it is live is not pressed again', async ({ page }) => {
+  // React hydrates a moment before BootSignal's effect reports it: a press then is heard by React and recorded by the
+  // boot script too. Holding the report opens that moment wide; a replay would toggle the chapter back.
+  await trackProseLayout(page);
+  await page.goto('/chapters/ppo/');
+  await scrollIntoViewSettled(page.locator('.complete-toggle'));
+  await page.evaluate(() => {
+    const boot = (window as unknown as { __arlBoot: { hydrated(): void } }).__arlBoot;
+    const report = boot.hydrated;
+    boot.hydrated = () => Object.assign(window, { __reportLive: report });
+  });
+  await page.mouse.move(12, 9); // the reader reaches for the page: it boots
+  const toggle = page.locator('.complete-toggle button');
+  await page.waitForFunction(() => typeof (window as { __reportLive?: unknown }).__reportLive === 'function');
+  expect(await toggle.evaluate((el) => Object.keys(el).some((k) => k.startsWith('__reactProps$'))), 'React has the button').toBe(true);
+  expect(await state(page)).toMatchObject({ live: false });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.evaluate(() => (window as unknown as { __reportLive(): void }).__reportLive());
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live() && (window as unknown as BootWindow).__arlBoot.pending() === 0);
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(toggle).toHaveText('✓ Chapter completed');
 });
 
 test('a run file chosen before the page is live is imported once React has the lab', async ({ page }, testInfo) => {

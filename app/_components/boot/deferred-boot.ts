@@ -34,7 +34,11 @@
  *   A button inside a `data-boot-pending` element is held even when React has it, and React never hears that press:
  *   it would act on the settings the server rendered, not the link's (in CI the comparison ran on seed 0 from a link
  *   with seed=3: the press reached a lab React had just hydrated, most likely on the spot to deliver it).
- *   A submit button's click is held back, so that the browser does not send its form to the address bar first.
+ *   That check (did React hear the press?) runs for every press, not only those after the page is live: React hydrates a moment before BootSignal's
+ *   effect reports it, and a press in that moment is heard by React and recorded too (in CI "Mark chapter as
+ *   completed" was toggled by React and back by the replay). A press React has heard is not pressed again.
+ *   A submit button's click is held back, so that the browser does not send its form to the address bar first; it
+ *   is always pressed again, since React heard the click but its form's submit never happened.
  *   Links need nothing: they navigate without JavaScript, and neither do buttons marked `data-boot-native` (the
  *   theme toggle, whose handler is an inline script of its own: pressing it twice would undo the reader's click).
  *
@@ -48,7 +52,7 @@ function record(e){var t=e.target;if(!(t instanceof Element)||t.closest('[data-b
 if(live&&!held&&(t.closest('.island')||hasProps(b||t))){if(e.type==='input'||e.type==='change')forget(t);return}
 if(e.type==='toggle'){if(t.tagName==='DETAILS')keep({k:'toggle',el:t});return}
 if(e.type==='keydown'){if(e.key==='Enter'&&t.tagName==='INPUT')early.forEach(function(x){if(x.el===t&&x.k==='value')x.enter=1});return}
-if(b){if(b.type==='submit'&&b.form)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(live)late=x;return}
+if(b){var sub=b.type==='submit'&&!!b.form;if(sub)e.preventDefault();var x=keep({k:'click',el:b});if(held)e.stopImmediatePropagation();else if(!sub)late=x;return}
 if(t.closest('.island')){keep({k:'wake',el:t});return}
 if(e.type==='focusin')return;
 if(e.type==='click'){if(t.type==='checkbox'||t.type==='radio')keep({k:'checked',el:t,v:t.checked});return}

@@ -1,5 +1,6 @@
 /**
- * The course's notation: every symbol once, with its meaning and the TRL (v1.9) name where TRL has one.
+ * The course's notation: every symbol once, with its meaning and the TRL (v1.13) name where TRL has one;
+ * PPO's names are TRL v1.9's, since v1.13 no longer ships PPOConfig.
  * Chapters use these symbols and no others for the same ideas. The /notation/ page is built from this list, and
  * tests/content/notation.test.ts checks that the symbols render and that chapters do not slip back into the
  * papers' other spellings (q/o for prompt and completion, w or r for the ratio, ε for label smoothing).
@@ -16,7 +17,7 @@ export interface NotationEntry {
   symbol: string;
   /** Text; $…$ marks inline math. */
   meaning: string;
-  /** The TRL v1.9 config field or logged metric that holds it, when there is one. */
+  /** The TRL v1.13 config field or logged metric that holds it, when there is one (PPO's: v1.9's). */
   trl?: string;
   /** Where the symbol is introduced (chapter slug). */
   chapter: string;

@@ -5,7 +5,7 @@ import { getChapterMeta } from '@/lib/content/chapters';
 
 export const metadata: Metadata = {
   title: 'Notation',
-  description: 'Every symbol the course uses, once, with its meaning and its name in TRL v1.9.',
+  description: 'Every symbol the course uses, once, with its meaning and its name in TRL v1.13.',
 };
 
 function chapterLink(slug: string) {
@@ -27,7 +27,7 @@ function NotationTable({ entries, caption, scoped }: { entries: readonly Notatio
         <tr>
           <th scope="col">Symbol</th>
           <th scope="col">Meaning</th>
-          <th scope="col">TRL v1.9 name</th>
+          <th scope="col">TRL v1.13 name</th>
           <th scope="col">{scoped ? 'Only in' : 'Introduced in'}</th>
         </tr>
       </thead>
@@ -66,7 +66,8 @@ export default function NotationPage() {
         One symbol per idea, the same on every page. The prompt is <TexMath source="x" /> and the completion{' '}
         <TexMath source="y" /> (the GRPO paper&apos;s <TexMath source="q" /> and <TexMath source="o" /> would clash with
         the observations <TexMath source="o_t" /> of agentic RL); the importance ratio is <TexMath source="\rho" />{' '}
-        everywhere. Where TRL v1.9 has a config field or a logged metric for a quantity, its name is given.
+        everywhere. Where TRL v1.13 has a config field or a logged metric for a quantity, its name is given (PPO&apos;s
+        are TRL v1.9&apos;s: v1.13 no longer ships PPOConfig).
       </p>
       <NotationTable entries={courseWide} caption="Symbols used across the course" />
       <h2 id="chapter-local">Chapter-local letters</h2>

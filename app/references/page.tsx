@@ -21,7 +21,8 @@ export default async function ReferencesPage() {
       <h1>References</h1>
       <p className="lede">
         Every paper, book, post and library the course cites, {references.length} in all, with the chapters that cite
-        each. TRL is cited at release v1.9.0, the version the course&apos;s core and chapters follow.
+        each. TRL is cited at release v1.13.0, the version the course&apos;s core and chapters follow; its PPO trainer and
+        its paper index at v1.9.0, since v1.13.0 no longer ships PPO and its documentation was not re-read.
       </p>
       <ul className="reference-list">
         {sorted.map((r) => {

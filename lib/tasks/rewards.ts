@@ -82,7 +82,7 @@ export const atLeastReward: RewardFunction = (completions, { answers }) =>
   });
 
 /**
- * DAPO's soft overlong punishment (DAPO eq. 13; TRL v1.9 `get_soft_overlong_punishment(max_completion_len,
+ * DAPO's soft overlong punishment (DAPO eq. 13; TRL v1.13 `get_soft_overlong_punishment(max_completion_len,
  * soft_punish_cache)`): 0 while |y| ≤ L_max − L_cache, then ((L_max − L_cache) − |y|) / L_cache down to −1 at L_max,
  * and −1 beyond. |y| is the completion's length in tokens, EOS included, as TRL counts completion ids.
  */

@@ -4,7 +4,7 @@ import { grpoSchema } from './grpo-config';
 import { AGENT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION } from './lab-setup';
 
 /**
- * The agent lab: GRPO (GRPOConfig's names, TRL v1.9) on multi-turn episodes with a calculator tool. The GRPO fields
+ * The agent lab: GRPO (GRPOConfig's names, TRL v1.13) on multi-turn episodes with a calculator tool. The GRPO fields
  * keep their defaults and reasons from grpo-config.ts; the fields below them are the agent's.
  */
 export const agentSchema = {

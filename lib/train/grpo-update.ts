@@ -1,6 +1,7 @@
 /**
  * The GRPO update, shared by every trainer that samples groups and scores them (single-turn arithmetic, the
- * multi-turn agent), scheduled as TRL's GRPOTrainer schedules it (v1.9 `_prepare_inputs`):
+ * multi-turn agent), scheduled as TRL's GRPOTrainer schedules it (v1.13 `_prepare_inputs`,
+ * grpo_trainer.py:1579, unchanged since v1.9):
  *
  *   every steps_per_generation × num_iterations optimizer steps, generate one batch of
  *   per_device_train_batch_size × steps_per_generation completions, score it, compute group-relative advantages over

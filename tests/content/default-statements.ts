@@ -1,7 +1,7 @@
 /**
  * Finds the places where a chapter states the default of a config field, in prose ("`epsilon`, default 0.2",
  * "TRL's default is `beta = 0.1`", "`kl_coef` (0.05 by default)") and in tables with a "default" column, so a test
- * can compare each with the lab's config or the recorded TRL v1.9 default. Heuristic by design: the test also
+ * can compare each with the lab's config or the recorded TRL v1.13 default (v1.9's for PPOConfig). Heuristic by design: the test also
  * pins the statements it must find, so the scanner cannot quietly stop seeing them.
  */
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { trlDefaults, type TrlConfig } from '@/content/trl-defaults';
+import { PPO_RELEASE, TRL_VERSION, trlDefaults, type TrlConfig } from '@/content/trl-defaults';
 import { chapterFiles } from '@/lib/content/chapters';
 import { agentSchema } from '@/lib/train/agent-config';
 import type { Schema } from '@/lib/train/config';
@@ -12,7 +12,7 @@ import { sftSchema } from '@/lib/train/sft-config';
 import { canonicalValue, findDefaultStatements, type DefaultStatement } from './default-statements';
 
 // Every default a chapter states must be the lab's (lib/train/*-config.ts) when it speaks of the lab, and otherwise
-// TRL v1.9's as recorded, with file and line, in content/trl-defaults.ts.
+// TRL v1.13's as recorded, with file and line, in content/trl-defaults.ts (PPOConfig's: v1.9's, the last read that ships it).
 
 /** The TRL config a chapter speaks of unless a sentence names another, and the lab config it runs. */
 const CHAPTER_CONFIG: Record<string, { trl: TrlConfig; lab?: Schema }> = {
@@ -58,17 +58,17 @@ function checkDefaults(slug: string, source: string): { found: DefaultStatement[
     const config = NAMED.find(([re]) => re.test(s.text))?.[1] ?? trl;
     const recorded = trlDefaults.find((d) => d.config === config && d.field === s.field);
     if (!recorded) {
-      problems.push(`${where}: no TRL v1.9 default recorded for ${config}.${s.field} in content/trl-defaults.ts`);
+      problems.push(`${where}: no TRL ${TRL_VERSION} default recorded for ${config}.${s.field} in content/trl-defaults.ts`);
       continue;
     }
     const accepted = [canonicalValue(recorded.value), ...(recorded.resolves ? [recorded.resolves] : [])];
-    if (!accepted.includes(stated)) problems.push(`${where}, but TRL v1.9 has ${accepted.join(' (→ ')}${recorded.resolves ? ')' : ''} (${recorded.file}:${recorded.line})`);
+    if (!accepted.includes(stated)) problems.push(`${where}, but TRL ${recorded.release ?? TRL_VERSION} has ${accepted.join(' (→ ')}${recorded.resolves ? ')' : ''} (${recorded.file}:${recorded.line})`);
   }
   return { found, problems };
 }
 
 describe('defaults stated in the chapters', () => {
-  it('agree with the lab configs and with TRL v1.9', () => {
+  it('agree with the lab configs and with TRL v1.13', () => {
     const problems = [...sources].flatMap(([slug, source]) => checkDefaults(slug, source).problems);
     expect(problems).toEqual([]);
   });
@@ -110,8 +110,19 @@ describe('defaults stated in the chapters', () => {
   });
 });
 
-describe('the recorded TRL v1.9 defaults', () => {
-  it('name each field once per config, at a line of a v1.9.0 source file', () => {
+describe('the recorded TRL v1.13 defaults', () => {
+  it('pin v1.13.0, and v1.9.0 only for PPOConfig, which v1.13.0 no longer ships', () => {
+    expect(TRL_VERSION).toBe('v1.13.0');
+    expect(PPO_RELEASE).toBe('v1.9.0');
+    for (const d of trlDefaults) expect(d.release, `${d.config}.${d.field}`).toBe(d.config === 'PPOConfig' ? PPO_RELEASE : undefined);
+  });
+
+  it('record the v1.13.0 changes of defaults the course quotes (grpo_config.py:494 and 968)', () => {
+    const changed = trlDefaults.filter((d) => d.was).map((d) => `${d.config}.${d.field}: ${String(d.was!.value)} → ${String(d.value)}`);
+    expect(changed).toEqual(['GRPOConfig.max_completion_length: 256 → 512', 'GRPOConfig.use_bias_correction_kl: false → true']);
+  });
+
+  it('name each field once per config, at a line of a source file of its release', () => {
     const keys = trlDefaults.map((d) => `${d.config}.${d.field}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const d of trlDefaults) {

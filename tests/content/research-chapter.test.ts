@@ -33,7 +33,7 @@ describe('chapter 8 as written', () => {
     expect(source).toMatch(/does not cap the update or the probability/);
   });
 
-  it('names all eight TRL v1.9 loss types', () => {
+  it('names all eight TRL v1.13 loss types', () => {
     for (const t of ['grpo', 'bnpo', 'dr_grpo', 'dapo', 'cispo', 'sapo', 'luspo', 'vespo']) {
       expect(source).toContain(`| \`'${t}'\``);
     }

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chapterFiles } from '@/lib/content/chapters';
 
-// TRL facts are pinned to v1.9 (tag v1.9.0), the release the core follows; each check below names the line of TRL
-// source it stands for. Defaults are checked separately, in defaults.test.ts.
+// TRL facts are pinned to v1.13 (release v1.13.0), the release the core follows; each check below names the line of
+// TRL source it stands for, read in the v1.13.0 wheel (whose .py files are the tag's). PPO is the exception: v1.13.0
+// no longer ships trl/experimental/ppo, so chapter 4 keeps v1.9.0's facts and says so. Defaults are checked
+// separately, in defaults.test.ts.
 const read = (slug: string) => fs.readFileSync(path.join(process.cwd(), chapterFiles().get(slug)!.file), 'utf8');
 const chapters = [...chapterFiles().keys()].map((slug) => [slug, read(slug)] as const);
 
@@ -17,39 +19,48 @@ function section(source: string, heading: string): string {
 }
 
 describe('every chapter that speaks of TRL names its release', () => {
-  it('says TRL v1.9, and cites no unpinned documentation', () => {
+  it('says TRL v1.13, and cites no unpinned documentation', () => {
     for (const [slug, source] of chapters) {
       if (!/\bTRL\b/.test(source)) continue;
-      expect(source, slug).toContain('TRL v1.9');
+      expect(source, slug).toContain('TRL v1.13');
       expect(source, `${slug} cites TRL's unversioned docs`).not.toMatch(/huggingface\.co\/docs\/trl\/main\//);
     }
-    for (const slug of ['ppo', 'dpo', 'grpo', 'pipeline']) expect(read(slug)).toContain('checked against TRL v1.9 (tag `v1.9.0`)');
+    for (const slug of ['dpo', 'grpo', 'pipeline']) expect(read(slug)).toContain('checked against TRL v1.13 (tag `v1.13.0`)');
+  });
+
+  it('quotes v1.9 only where v1.13 cannot be checked: PPO (removed) and the paper index (docs, not in the wheel)', () => {
+    for (const [slug, source] of chapters) {
+      const lines = source.split('\n').filter((l) => /v1\.9(?!\d)/.test(l));
+      for (const l of lines) expect(/PPO|paper.index|paper_index/i.test(l), `${slug}: ${l.slice(0, 120)}`).toBe(true);
+    }
+    expect(read('ppo')).toContain('checked against TRL v1.9 (tag `v1.9.0`): TRL v1.13 (tag `v1.13.0`), the release the other chapters follow, no longer ships `PPOConfig` or `PPOTrainer`.');
   });
 });
 
-describe('TRL v1.9 facts in chapters 4 to 7', () => {
-  it('GRPOConfig.loss_type has eight values (trl/trainer/grpo_config.py:791-823, grpo_trainer.py:3080-3147)', () => {
+describe('TRL v1.13 facts in chapters 4 to 7', () => {
+  it('GRPOConfig.loss_type has eight values (trl/trainer/grpo_config.py:796-828, grpo_trainer.py:3202-3275)', () => {
     const grpo = read('grpo');
-    expect(grpo).toContain("TRL v1.9's `loss_type` has eight choices");
+    expect(grpo).toContain("TRL v1.13's `loss_type` has eight choices");
     for (const t of ['grpo', 'bnpo', 'dr_grpo', 'dapo', 'cispo', 'sapo', 'luspo', 'vespo']) expect(grpo).toContain(`'${t}'`);
     expect(grpo).not.toMatch(/four choices/);
   });
 
-  it('DPO: delta_score, and label_smoothing ignored by sigmoid from v0.29 (dpo_trainer.py:1430-1435)', () => {
+  it('DPO: delta_score, and label_smoothing ignored by sigmoid from v0.29 (dpo_trainer.py:1468-1473)', () => {
     const dpo = read('dpo');
-    expect(dpo).toContain("TRL v1.9's code calls `delta_score`");
+    expect(dpo).toContain("TRL v1.13's code calls `delta_score`");
     expect(dpo).not.toMatch(/code calls `logits`/);
-    expect(dpo).toContain("From v0.29 on, and so in v1.9, `'sigmoid'` ignores `label_smoothing`");
+    expect(dpo).toContain("From v0.29 on, and so in v1.13, `'sigmoid'` ignores `label_smoothing`");
     expect(dpo).not.toMatch(/In TRL it is the `'sigmoid'` loss with `label_smoothing`/);
-    // TRL v1.9 offers fifteen DPO losses (dpo_config.py:80-84).
+    // TRL v1.13 offers fifteen DPO losses (dpo_config.py:81-84).
     for (const t of ['sigmoid', 'hinge', 'ipo', 'exo_pair', 'nca_pair', 'robust', 'bco_pair', 'sppo_hard', 'aot', 'aot_unpaired', 'apo_zero', 'apo_down', 'discopop', 'sft', 'sigmoid_norm']) expect(dpo).toContain(`\`'${t}'\``);
-    // IPO divides by the token count clamped to 1 (dpo_trainer.py:1447); the course's core rejects empty completions.
-    expect(dpo).toContain('TRL v1.9 clamps the token count to at least 1');
+    // IPO divides by the token count clamped to 1 (dpo_trainer.py:1485-1486); the course's core rejects empty completions.
+    expect(dpo).toContain('TRL v1.13 clamps the token count to at least 1');
   });
 
-  it('PPOConfig overrides learning_rate to 3e-6 and lives in trl.experimental.ppo (ppo_config.py:120-126)', () => {
+  it('PPOConfig overrode learning_rate to 3e-6 and lived in trl.experimental.ppo at v1.9.0 (ppo_config.py:120-126), gone in v1.13.0', () => {
     const ppo = read('ppo');
     expect(ppo).toContain('`trl.experimental.ppo`');
+    expect(ppo).toContain('TRL v1.13 (tag `v1.13.0`) no longer has it.');
     expect(ppo).not.toMatch(/from `TrainingArguments` \|/);
   });
 

@@ -59,6 +59,52 @@ function surrogateTotal(newLogprobs: number[], oldLogprobs: number[], advantages
   }, 0);
 }
 
+/** W x for a matrix stored as rows. */
+const matVec = (M: number[][], v: number[]) => M.map((row) => row.reduce((sum, m, j) => sum + m * v[j], 0));
+
+/** The LoRA layer W0 x + scale(alpha, r) · B A x: its usual mistakes differ in the scale, or in what it scales. */
+function loraWith(W0: number[][], A: number[][], B: number[][], x: number[], updateScale: number, baseScale = 1): number[] {
+  const up = matVec(B, matVec(A, x));
+  return matVec(W0, x).map((h, i) => baseScale * h + updateScale * up[i]);
+}
+
+/** Mean over pairs of f(margin), where the margin is beta times the chosen-minus-rejected difference of `delta`. */
+function dpoWith(pc: number[], pr: number[], rc: number[], rr: number[], beta: number, f: (margin: number) => number, withReference = true): number {
+  const total = pc.reduce((sum, _, i) => {
+    const chosen = withReference ? pc[i] - rc[i] : pc[i];
+    const rejected = withReference ? pr[i] - rr[i] : pr[i];
+    return sum + f(beta * (chosen - rejected));
+  }, 0);
+  return total / pc.length;
+}
+const softplus = (z: number) => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
+
+/** Advantages standardised over `groupSize` rewards at a time, with the std's denominator and scaling chosen. */
+function advantagesWith(rewards: number[], groupSize: number, { bessel = true, scale = true } = {}): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < rewards.length; start += groupSize) {
+    const group = rewards.slice(start, start + groupSize);
+    const mean = group.reduce((a, r) => a + r, 0) / group.length;
+    const std = Math.sqrt(group.reduce((a, r) => a + (r - mean) ** 2, 0) / (group.length - (bessel ? 1 : 0)));
+    for (const r of group) out.push(scale ? (r - mean) / (std + 1e-4) : r - mean);
+  }
+  return out;
+}
+
+/** Real tokens per row of a padding mask. */
+const realTokens = (mask: number[][]) => mask.map((row) => row.reduce((a, m) => a + m, 0));
+
+/** GSPO's loss with the sequence ratio's average taken over `tokensOf(row)` tokens, summed or averaged over rows. */
+function gspoWith(logps: number[][], old: number[][], mask: number[][], adv: number[], lo: number, hi: number, { padding = false, mean = true } = {}): number {
+  const total = logps.reduce((sum, row, i) => {
+    const logRatio = row.reduce((a, lp, t) => a + mask[i][t] * (lp - old[i][t]), 0);
+    const s = Math.exp(logRatio / (padding ? row.length : realTokens(mask)[i]));
+    const clipped = Math.min(Math.max(s, 1 - lo), 1 + hi);
+    return sum - Math.min(s * adv[i], clipped * adv[i]);
+  }, 0);
+  return mean ? total / logps.length : total;
+}
+
 export const exercises = [
   {
     id: 'lora-forward',
@@ -92,6 +138,20 @@ export const exercises = [
       const matrix = (rows: number, cols: number) => times(rows, () => times(cols, () => normal(rng, 0.5)));
       return [matrix(dout, din), matrix(r, din), matrix(dout, r), times(din, () => normal(rng)), pick(rng, [1, 2, 4, 8, 16])];
     },
+    mistakes: [
+      {
+        hint: 'That is the layer without the scale: the update B A x is multiplied by alpha / r (alpha is lora_alpha, r the number of rows of A).',
+        wrong: (W0: number[][], A: number[][], B: number[][], x: number[]) => loraWith(W0, A, B, x, 1),
+      },
+      {
+        hint: 'That scales the update by alpha; the scale is alpha / r, so that changing the rank does not change how large the update starts.',
+        wrong: (W0: number[][], A: number[][], B: number[][], x: number[], alpha: number) => loraWith(W0, A, B, x, alpha),
+      },
+      {
+        hint: 'That scales W0 x too: only the update B A x is multiplied by alpha / r, and the frozen layer passes through unchanged.',
+        wrong: (W0: number[][], A: number[][], B: number[][], x: number[], alpha: number) => loraWith(W0, A, B, x, alpha / A.length, alpha / A.length),
+      },
+    ],
   },
   {
     id: 'discounted-returns',
@@ -275,6 +335,24 @@ export const exercises = [
       const sums = () => times(B, () => uniform(rng, -40, -2));
       return [sums(), sums(), sums(), sums(), pick(rng, [0.05, 0.1, 0.2, 0.5])];
     },
+    mistakes: [
+      {
+        hint: 'That is the sum over the pairs: the loss is their mean, so divide by the number of pairs.',
+        wrong: (pc: number[], pr: number[], rc: number[], rr: number[], beta: number) => dpoWith(pc, pr, rc, rr, beta, (m) => softplus(-m)) * pc.length,
+      },
+      {
+        hint: 'That is log σ(m), the objective, not the loss: the loss is −log σ(m), which is never negative.',
+        wrong: (pc: number[], pr: number[], rc: number[], rr: number[], beta: number) => dpoWith(pc, pr, rc, rr, beta, (m) => -softplus(-m)),
+      },
+      {
+        hint: 'That margin leaves out the reference: each completion counts by its log-ratio to the reference, policyChosen − refChosen, not by its policy log-probability alone.',
+        wrong: (pc: number[], pr: number[], rc: number[], rr: number[], beta: number) => dpoWith(pc, pr, rc, rr, beta, (m) => softplus(-m), false),
+      },
+      {
+        hint: 'That margin leaves out beta: m = beta · (Δw − Δl). beta sets how far the policy may move from the reference.',
+        wrong: (pc: number[], pr: number[], rc: number[], rr: number[]) => dpoWith(pc, pr, rc, rr, 1, (m) => softplus(-m)),
+      },
+    ],
   },
   {
     id: 'grpo-advantages',
@@ -311,6 +389,20 @@ export const exercises = [
       const binary = rng.next() < 0.5;
       return [times(P * G, () => (binary ? rng.int(2) : uniform(rng, 0, 1))), G];
     },
+    mistakes: [
+      {
+        hint: 'That divides the squared deviations by G, the population std: TRL uses the unbiased std, with G − 1 (torch.std’s default).',
+        wrong: (rewards: number[], groupSize: number) => advantagesWith(rewards, groupSize, { bessel: false }),
+      },
+      {
+        hint: 'That standardises over the whole batch: the mean and std are each group’s own, so that a prompt is compared only with itself.',
+        wrong: (rewards: number[]) => advantagesWith(rewards, rewards.length),
+      },
+      {
+        hint: 'That centres the rewards without dividing by the std: that is Dr. GRPO’s advantage (scale_rewards="none"). Here each group is also divided by its std + 1e-4.',
+        wrong: (rewards: number[], groupSize: number) => advantagesWith(rewards, groupSize, { scale: false }),
+      },
+    ],
   },
   {
     id: 'k3-kl',
@@ -341,6 +433,20 @@ export const exercises = [
       const lps = times(T, () => uniform(rng, -4, -0.01));
       return [lps, lps.map((lp) => Math.min(-0.01, round(lp + uniform(rng, -1, 1))))];
     },
+    mistakes: [
+      {
+        hint: 'That takes u the other way up, π_θ / π_ref: here u = π_ref / π_θ, so log u = refLogps[t] − logps[t].',
+        wrong: (logps: number[], refLogps: number[]) => logps.map((lp, t) => Math.exp(lp - refLogps[t]) - (lp - refLogps[t]) - 1),
+      },
+      {
+        hint: 'That is k1, the plain log-ratio log(π_θ / π_ref): unbiased but noisy, and negative at some tokens. k3 adds u − 1 to −log u, which keeps every value ≥ 0.',
+        wrong: (logps: number[], refLogps: number[]) => logps.map((lp, t) => lp - refLogps[t]),
+      },
+      {
+        hint: 'That is k2, half the squared log-ratio. k3 is u − log u − 1 with u = exp(refLogps[t] − logps[t]).',
+        wrong: (logps: number[], refLogps: number[]) => logps.map((lp, t) => (lp - refLogps[t]) ** 2 / 2),
+      },
+    ],
   },
   {
     id: 'loss-aggregation',
@@ -376,6 +482,28 @@ export const exercises = [
       const [N, T] = [between(rng, 1, 4), between(rng, 2, 8)];
       return [times(N, () => normal(rng)), prefixMask(rng, N, T), pick(rng, ['grpo', 'dapo', 'dr_grpo'])];
     },
+    mistakes: [
+      {
+        hint: 'That has the sign turned over: each real token’s loss is −A_i (the loss goes down as the advantage goes up).',
+        wrong: (advantages: number[], mask: number[][], lossType: string) => {
+          const n = realTokens(mask);
+          const sum = advantages.reduce((a, A, i) => a + A * n[i], 0);
+          if (lossType === 'grpo') return advantages.reduce((a, A) => a + A, 0) / mask.length;
+          return lossType === 'dapo' ? sum / n.reduce((a, b) => a + b, 0) : sum / (mask.length * mask[0].length);
+        },
+      },
+      {
+        hint: 'That counts the padding as tokens: a completion’s mean (grpo) and the token count (dapo) use only its real tokens, the 1s of its mask row.',
+        wrong: (advantages: number[], mask: number[][]) => advantages.reduce((a, A, i) => a - (A * realTokens(mask)[i]) / mask[0].length, 0) / mask.length,
+      },
+      {
+        hint: 'For dr_grpo that divides by the number of real tokens, which is dapo: dr_grpo divides by N · L_max, the same constant whatever the lengths.',
+        wrong: (advantages: number[], mask: number[][]) => {
+          const n = realTokens(mask);
+          return advantages.reduce((a, A, i) => a - A * n[i], 0) / n.reduce((a, b) => a + b, 0);
+        },
+      },
+    ],
   },
   {
     id: 'gspo-loss',
@@ -422,6 +550,28 @@ export const exercises = [
       const [lo, hi] = tiny ? [3e-4, 4e-4] : pick(rng, [[0.2, 0.2], [0.2, 0.28]] as const);
       return [logps, old, prefixMask(rng, N, T), times(N, () => normal(rng)), lo, hi];
     },
+    mistakes: [
+      {
+        hint: 'That averages the log-ratio over the whole row, padding included: divide each row’s masked sum by its number of real tokens.',
+        wrong: (l: number[][], o: number[][], m: number[][], a: number[], lo: number, hi: number) => gspoWith(l, o, m, a, lo, hi, { padding: true }),
+      },
+      {
+        hint: 'That is the sum over the completions: the loss is their mean, so divide by the number of completions.',
+        wrong: (l: number[][], o: number[][], m: number[][], a: number[], lo: number, hi: number) => gspoWith(l, o, m, a, lo, hi, { mean: false }),
+      },
+      {
+        hint: 'That clips each token’s ratio, as GRPO does: GSPO forms one ratio per completion, the exponential of the mean log-ratio, and clips that once.',
+        wrong: (l: number[][], o: number[][], m: number[][], a: number[], lo: number, hi: number) =>
+          l.reduce((sum, row, i) => {
+            const n = realTokens(m)[i];
+            const tokens = row.reduce((acc, lp, t) => {
+              const r = Math.exp(lp - o[i][t]);
+              return acc - m[i][t] * Math.min(r * a[i], Math.min(Math.max(r, 1 - lo), 1 + hi) * a[i]);
+            }, 0);
+            return sum + tokens / n;
+          }, 0) / l.length,
+      },
+    ],
   },
 ] as const satisfies readonly Exercise[];
 

@@ -3,7 +3,7 @@
  * reader sees for each way code can be wrong, and that near-misses of the real formulas are caught.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exerciseNamed, type Exercise } from '@/content/exercises';
+import { DEFAULT_TOLERANCE, exerciseNamed, exercises, type Exercise } from '@/content/exercises';
 import { checkExercise, describeResult, drawCases, resultLine, type CheckResult } from '@/lib/exercises/check';
 import { compareValue, formatValue } from '@/lib/exercises/compare';
 import { expectedValues } from '@/lib/exercises/reference';
@@ -90,6 +90,23 @@ describe('checkExercise', () => {
     expect(describeResult(await run('clipped-surrogate', swapped), exercise('clipped-surrogate')).hint).toMatch(/PPO keeps the pessimistic one/);
     const other = 'function discountedReturns(rewards) {\n  return rewards.map(() => 7);\n}';
     expect(describeResult(await run('discounted-returns', other), exercise('discounted-returns')).hint).toBeUndefined();
+  });
+
+  it('every exercise names its usual mistakes, and each is a real mistake: wrong on most cases, its hint shown for it', async () => {
+    for (const e of exercises) {
+      expect(e.mistakes?.length ?? 0, e.id).toBeGreaterThanOrEqual(2);
+      const cases = [1, 2, 3].flatMap((seed) => drawCases(e, seed));
+      const expected = expectedValues(e.id, cases);
+      for (const mistake of e.mistakes ?? []) {
+        const wrongOn = cases.filter((inputs, i) => compareValue(expected[i], (mistake.wrong as (...args: unknown[]) => unknown)(...structuredClone(inputs)), (e as Exercise).tolerance ?? DEFAULT_TOLERANCE) !== null);
+        expect(wrongOn.length / cases.length, `${e.id}: ${mistake.hint}`).toBeGreaterThan(0.3);
+      }
+    }
+    const populationStd =
+      'function grpoAdvantages(rewards, G) {\n  const out = [];\n  for (let s = 0; s < rewards.length; s += G) {\n    const g = rewards.slice(s, s + G);\n    const m = g.reduce((a, r) => a + r, 0) / G;\n    const sd = Math.sqrt(g.reduce((a, r) => a + (r - m) ** 2, 0) / G);\n    for (const r of g) out.push((r - m) / (sd + 1e-4));\n  }\n  return out;\n}';
+    expect(describeResult(await run('grpo-advantages', populationStd), exercise('grpo-advantages')).hint).toMatch(/G − 1/);
+    const k1 = 'function k3(logps, refLogps) {\n  return logps.map((lp, t) => lp - refLogps[t]);\n}';
+    expect(describeResult(await run('k3-kl', k1), exercise('k3-kl')).hint).toMatch(/^That is k1/);
   });
 
   it('names the line of a throw, a syntax error, a missing function and a wrong shape', async () => {

@@ -8,10 +8,10 @@ const DPO_LAB: LabDefinition<'dpo'> = {
   trainer: 'dpo',
   fields: ['learning_rate', 'beta', 'loss_type', 'label_smoothing', 'per_device_train_batch_size', 'max_steps', 'num_prompts', 'samples_per_prompt', 'seed'],
   charts: [
-    { title: 'Implicit rewards (chosen, rejected)', metrics: ['rewards/chosen', 'rewards/rejected'], kind: 'train' },
+    { title: 'Implicit rewards (chosen, rejected)', metrics: ['rewards/chosen', 'rewards/rejected'], axis: 'implicit reward', kind: 'train' },
     { title: 'Reward margin', metrics: ['rewards/margins'], kind: 'train' },
     { title: 'Reward accuracy', metrics: ['rewards/accuracies'], kind: 'train', domain: [0, 1] },
-    { title: 'Log-probs (chosen, rejected)', metrics: ['logps/chosen', 'logps/rejected'], kind: 'train' },
+    { title: 'Log-probs (chosen, rejected)', metrics: ['logps/chosen', 'logps/rejected'], axis: 'log-prob (nats)', kind: 'train' },
     { title: 'Held-out accuracy', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1] },
     { title: 'Loss', metrics: ['loss'], kind: 'train' },
   ],

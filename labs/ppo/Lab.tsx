@@ -14,7 +14,7 @@ const PPO_LAB: LabDefinition<'ppo'> = {
     { title: 'Value loss', metrics: ['loss/value_avg'], kind: 'train' },
     { title: 'Entropy', metrics: ['policy/entropy_avg'], kind: 'train' },
     { title: 'Approximate KL', metrics: ['policy/approxkl_avg'], kind: 'train' },
-    { title: 'Clip fraction (policy, value)', metrics: ['policy/clipfrac_avg', 'val/clipfrac_avg'], kind: 'train' },
+    { title: 'Clip fraction (policy, value)', metrics: ['policy/clipfrac_avg', 'val/clipfrac_avg'], axis: 'share clipped', kind: 'train' },
   ],
   inspector: {
     title: 'The policy in the grid',

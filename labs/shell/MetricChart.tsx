@@ -51,6 +51,9 @@ export interface ChartSpec {
   /** Metric names (TRL's logged names); one line each per run. */
   metrics: string[];
   kind: 'train' | 'eval';
+  /** The value axis's title, a few words (a unit, or what the values count); needed with more than one metric, else
+   * the metric's words (metricWords.ts). */
+  axis?: string;
   /** Fixed y range, e.g. [0, 1] for accuracies. */
   domain?: [number, number];
 }
@@ -168,7 +171,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
           // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
           <p className="metric-chart-empty">Loading the chart…</p>
         ) : (
-          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} />
+          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} valueTitle={spec.axis ?? metricWords(spec.metrics[0])} />
         )}
       </div>
       <details className="metric-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>

@@ -19,7 +19,11 @@ export interface PlotLine {
 // paths whose points are computed in one pass. What a reader had stays: axes with round ticks, a grid, a legend, the
 // values at a step on hover, and the data table beside the chart (MetricChart).
 const PLOT_HEIGHT = 170;
-const MARGIN = { top: 8, right: 12, bottom: 30, left: 50 };
+const MARGIN = { top: 8, right: 12, bottom: 30 };
+/** Room for the value axis's title, drawn upright along the left edge. */
+const AXIS_TITLE_WIDTH = 16;
+/** About the width of one digit of the axis's 11-px labels. */
+const DIGIT_WIDTH = 6.5;
 
 type Row = Record<string, number>;
 
@@ -61,7 +65,7 @@ function useWidth() {
   return { ref, width };
 }
 
-function MetricPlot({ rows, lines, domain, dots, title }: { rows: Row[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean; title: string }) {
+function MetricPlot({ rows, lines, domain, dots, title, valueTitle }: { rows: Row[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean; title: string; valueTitle: string }) {
   const { ref, width } = useWidth();
   const [hover, setHover] = useState<number | null>(null);
 
@@ -77,18 +81,21 @@ function MetricPlot({ rows, lines, domain, dots, title }: { rows: Row[]; lines: 
     }
   const axis = domain ? valueAxis(domain[0], domain[1]) : valueAxis(min, max);
   const [yMin, yMax] = [axis.ticks[0], axis.ticks.at(-1)!];
+  const tickLabels = axis.ticks.map((t) => t.toFixed(axis.decimals));
+  // As wide as the longest label needs (0.5 or 400000), so that labels never run into the axis title.
+  const left = AXIS_TITLE_WIDTH + Math.max(3, ...tickLabels.map((label) => label.length)) * DIGIT_WIDTH + 8;
   const end = axisEnd(rows.at(-1)?.step ?? 1);
   const xTicks = stepTicks(end);
-  const plotWidth = Math.max(1, width - MARGIN.left - MARGIN.right);
+  const plotWidth = Math.max(1, width - left - MARGIN.right);
   const plotHeight = PLOT_HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (step: number) => MARGIN.left + (step / end) * plotWidth;
+  const x = (step: number) => left + (step / end) * plotWidth;
   const y = (v: number) => MARGIN.top + (1 - (v - yMin) / (yMax - yMin || 1)) * plotHeight;
   const hovered = hover === null ? null : rows[Math.min(hover, rows.length - 1)];
 
   const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
     if (rows.length === 0) return;
-    const left = event.currentTarget.getBoundingClientRect().left;
-    const step = ((event.clientX - left - MARGIN.left) / plotWidth) * end;
+    const svgLeft = event.currentTarget.getBoundingClientRect().left;
+    const step = ((event.clientX - svgLeft - left) / plotWidth) * end;
     setHover(nearest(rows, step));
   };
 
@@ -98,24 +105,27 @@ function MetricPlot({ rows, lines, domain, dots, title }: { rows: Row[]; lines: 
         <svg width={width} height={PLOT_HEIGHT} role="img" aria-label={`${title}: a line chart by step; the numbers are in the data table`} onPointerMove={onPointerMove} onPointerLeave={() => setHover(null)}>
           <g className="plot-grid" aria-hidden="true">
             {axis.ticks.map((t) => (
-              <line key={`y${t}`} x1={MARGIN.left} x2={MARGIN.left + plotWidth} y1={y(t)} y2={y(t)} />
+              <line key={`y${t}`} x1={left} x2={left + plotWidth} y1={y(t)} y2={y(t)} />
             ))}
             {xTicks.map((t) => (
               <line key={`x${t}`} x1={x(t)} x2={x(t)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} />
             ))}
           </g>
           <g className="plot-axis" aria-hidden="true">
-            {axis.ticks.map((t) => (
-              <text key={`y${t}`} x={MARGIN.left - 6} y={y(t)} dy="0.35em" textAnchor="end">
-                {t.toFixed(axis.decimals)}
+            {axis.ticks.map((t, i) => (
+              <text key={`y${t}`} x={left - 6} y={y(t)} dy="0.35em" textAnchor="end">
+                {tickLabels[i]}
               </text>
             ))}
+            <text className="plot-axis-title" transform="rotate(-90)" x={-(MARGIN.top + plotHeight / 2)} y={11} textAnchor="middle">
+              {valueTitle}
+            </text>
             {xTicks.map((t) => (
               <text key={`x${t}`} x={x(t)} y={MARGIN.top + plotHeight + 4} dy="0.71em" textAnchor="middle">
                 {t}
               </text>
             ))}
-            <text className="plot-axis-title" x={MARGIN.left + plotWidth} y={PLOT_HEIGHT - 2} textAnchor="end">
+            <text className="plot-axis-title" x={left + plotWidth} y={PLOT_HEIGHT - 2} textAnchor="end">
               step
             </text>
           </g>

@@ -22,6 +22,14 @@ test.describe('GRPO lab', () => {
     await expect(rewardChart(page).locator('.plot-line path').first()).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Held-out accuracy' }).locator('.plot-dot').first()).toBeAttached();
     await expect(page.locator('.inspector-table tbody tr')).toHaveCount(8);
+    // Both axes are titled, and the value axis's upright title stays clear of its tick labels.
+    await expect(rewardChart(page).locator('.plot-axis-title')).toHaveText(['reward', 'step']);
+    const overlaps = await rewardChart(page).evaluate((figure) => {
+      const title = figure.querySelector('.plot-axis-title')!.getBoundingClientRect();
+      const labels = [...figure.querySelectorAll('.plot-axis text:not(.plot-axis-title)')].map((t) => t.getBoundingClientRect());
+      return labels.filter((l) => l.left < title.right && l.right > title.left && l.top < title.bottom && l.bottom > title.top).length;
+    });
+    expect(overlaps).toBe(0);
 
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect(status(page)).toContainText('paused');

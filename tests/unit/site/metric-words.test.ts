@@ -15,6 +15,14 @@ describe('metric words', () => {
     expect(charted.filter((metric) => !(metric in METRIC_WORDS))).toEqual([]);
   });
 
+  it('every chart of several metrics names its value axis (a single metric’s axis is the metric’s words)', () => {
+    const specs = LABS.flatMap((slug) => [...fs.readFileSync(`labs/${slug}/Lab.tsx`, 'utf8').matchAll(/\{ title: '[^\n]*metrics: \[[^\]]*\][^\n]*\}/g)].map((m) => m[0]));
+    expect(specs.length).toBeGreaterThan(30);
+    const several = specs.filter((spec) => /metrics: \['[^']+', '/.test(spec));
+    expect(several.length).toBeGreaterThan(8);
+    expect(several.filter((spec) => !/axis: '[^']{1,22}'/.test(spec))).toEqual([]);
+  });
+
   it('fall back to the metric’s own name', () => {
     expect(metricWords('kl')).toBe('KL to the reference');
     expect(metricWords('some/new_metric')).toBe('some/new_metric');

@@ -77,3 +77,22 @@ for (const { path } of PAGES) {
     for (const source of scripts) expect(source).not.toMatch(/tfjsflags|recharts-wrapper/);
   });
 }
+
+test('the chapter’s “On this page” list marks the section being read, with no framework code running', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/chapters/ppo/');
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  const links = toc.getByRole('link');
+  const target = links.nth(3);
+  const id = decodeURIComponent(((await target.getAttribute('href')) ?? '').slice(1));
+  await page.locator(`[id="${id}"]`).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  await expect(target).toHaveAttribute('aria-current', 'location');
+  await expect(toc.locator('[aria-current]')).toHaveCount(1);
+  // Back at the top, above every section, none is current; at the end, the last one is.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(toc.locator('[aria-current]')).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(links.last()).toHaveAttribute('aria-current', 'location');
+  await expect(toc.locator('[aria-current]')).toHaveCount(1);
+  expect(await page.evaluate(() => (window as unknown as { __arlBoot: { booted(): boolean } }).__arlBoot.booted())).toBe(false);
+});

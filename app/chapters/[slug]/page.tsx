@@ -8,6 +8,7 @@ import { CompleteToggle, MarkOpened } from '@/app/_components/progress/ProgressW
 import { getChapterMeta, getChapters, neighbours } from '@/lib/content/chapters';
 import { compileChapter } from '@/lib/content/compile';
 import { STATIC_BLOCK } from '@/lib/content/static-blocks';
+import { tocSpyScript } from './toc-spy-script';
 
 type Params = { slug: string };
 
@@ -90,6 +91,7 @@ export default async function ChapterPage({ params }: { params: Promise<Params> 
               </li>
             ))}
           </ul>
+          <script dangerouslySetInnerHTML={{ __html: tocSpyScript }} />
         </nav>
       ) : null}
     </div>

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PPO_RELEASE, TRL_VERSION, trlDefaults } from '@/content/trl-defaults';
 import { chapterFiles } from '@/lib/content/chapters';
+import { canonicalValue } from './default-statements';
 
 // TRL facts are pinned to v1.13 (release v1.13.0), the release the core follows; each check below names the line of
 // TRL source it stands for, read in the v1.13.0 wheel (whose .py files are the tag's). PPO is the exception: v1.13.0
@@ -18,6 +20,16 @@ function section(source: string, heading: string): string {
   return source.slice(start, end < 0 ? undefined : end);
 }
 
+/** The text of a `### heading` subsection, up to the next heading of level 2 or 3. */
+function subsection(source: string, heading: string): string {
+  const start = source.indexOf(`### ${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const end = source.slice(start + 4).search(/\n#{2,3} /);
+  return source.slice(start, end < 0 ? undefined : start + 4 + end);
+}
+
+const CHANGES = 'What changed from TRL v1.9.0 to v1.13.0 for the fields this course uses';
+
 describe('every chapter that speaks of TRL names its release', () => {
   it('says TRL v1.13, and cites no unpinned documentation', () => {
     for (const [slug, source] of chapters) {
@@ -30,7 +42,8 @@ describe('every chapter that speaks of TRL names its release', () => {
 
   it('quotes v1.9 only where v1.13 cannot be checked: PPO (removed) and the paper index (docs, not in the wheel)', () => {
     for (const [slug, source] of chapters) {
-      const lines = source.split('\n').filter((l) => /v1\.9(?!\d)/.test(l));
+      const changes = slug === 'pipeline' ? subsection(source, CHANGES) : '';
+      const lines = source.split('\n').filter((l) => /v1\.9(?!\d)/.test(l) && !(changes && changes.includes(l)));
       for (const l of lines) expect(/PPO|paper.index|paper_index/i.test(l), `${slug}: ${l.slice(0, 120)}`).toBe(true);
     }
     expect(read('ppo')).toContain('checked against TRL v1.9 (tag `v1.9.0`): TRL v1.13 (tag `v1.13.0`), the release the other chapters follow, no longer ships `PPOConfig` or `PPOTrainer`.');
@@ -102,5 +115,42 @@ describe('what chapter 1 promises the other chapters cover', () => {
     expect(rl).toMatch(/overlap/);
     expect(rl).toMatch(/wait on tools/);
     expect(section(read('research-2025'), 'Training efficiency: asynchronous and off-policy rollouts')).toMatch(/decouple/);
+  });
+});
+
+describe('chapter 7’s table of what changed from TRL v1.9.0 to v1.13.0', () => {
+  const table = subsection(read('pipeline'), CHANGES);
+  const rows = table
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| ---'))
+    .slice(1)
+    .map((l) => l.replace(/^\||\|$/g, '').split(' | ').map((c) => c.trim()));
+  const unquote = (c: string) => c.replace(/^`|`$/g, '');
+
+  it('has a row, with the v1.9.0 and v1.13.0 values and the v1.13.0 file:line, for every default that changed', () => {
+    const changed = trlDefaults.filter((d) => d.was);
+    expect(changed.length).toBeGreaterThanOrEqual(2);
+    for (const d of changed) {
+      const row = rows.find((r) => r[0] === `\`${d.field}\``);
+      expect(row, `${d.config}.${d.field} has no row`).toBeDefined();
+      expect(canonicalValue(unquote(row![1])), `${d.field} at v1.9.0`).toBe(canonicalValue(d.was!.value));
+      expect(canonicalValue(unquote(row![2])), `${d.field} at ${TRL_VERSION}`).toBe(canonicalValue(d.value));
+      expect(row![3], `${d.field}'s source`).toContain(`\`${d.file}:${d.line}\``);
+    }
+  });
+
+  it('states no default for a field whose default did not change, and names each row’s source', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const r of rows) {
+      expect(r, r[0]).toHaveLength(5);
+      const recorded = trlDefaults.find((d) => d.config !== 'PPOConfig' && `\`${d.field}\`` === r[0]);
+      if (recorded) expect(recorded.was, `${r[0]} is in the table but its default did not change`).toBeDefined();
+      expect(r[3], r[0]).toMatch(/`trl\/[a-z_/]+(\.py:\d+(-\d+)?)?\/?`/);
+      expect(r[4].length, r[0]).toBeGreaterThan(30);
+    }
+    for (const field of ['use_bias_correction_kl', 'max_completion_length']) expect(rows.map((r) => r[0])).toContain(`\`${field}\``);
+    // PPO: removed in v1.13.0, so the course's PPO defaults stay those of v1.9.0.
+    expect(rows.some((r) => r[0].includes('PPOConfig') && r[2] === 'removed')).toBe(true);
+    expect(trlDefaults.filter((d) => d.config === 'PPOConfig').every((d) => d.release === PPO_RELEASE)).toBe(true);
   });
 });

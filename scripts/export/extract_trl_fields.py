@@ -13,9 +13,15 @@ Reads source with `ast` only (nothing is imported or executed), from:
                                        several, only the fields all of them have are kept (e.g. a release before and
                                        one after the pinned one, so the list holds for the release in between)
 
-Example (the run that wrote the committed JSON):
+Example (the run that wrote the committed JSON). The TRL mirror held no v1.13.0 tag, so --trl-git was a repository
+made from the release's wheel (a wheel's .py files are the tag's sources), trl-1.13.0-py3-none-any.whl with sha256
+  7c7ae0c72e969450221cf4c7cfe69c532c5a83c727204f1c8ced38a9b79134ec
+committed once and tagged v1.13.0. The "commit" the JSON records for TRL is therefore that local commit (its hash
+depends on who committed when), not a commit of huggingface/trl:
+  mkdir /tmp/trl-v1.13.0-from-wheel && cd /tmp/trl-v1.13.0-from-wheel && git init -q && unzip -q trl-1.13.0-py3-none-any.whl 'trl/*' \\
+    && git add trl && git commit -qm "trl/ of trl-1.13.0-py3-none-any.whl" && git tag v1.13.0
   python3 scripts/export/extract_trl_fields.py \\
-    --trl-git /work/.mirror/huggingface+trl/repo --trl-tag v1.9.0 \\
+    --trl-git /tmp/trl-v1.13.0-from-wheel --trl-tag v1.13.0 \\
     --peft-git /work/.mirror/huggingface+peft/repo --peft-tag v0.20.0 \\
     --accelerate-git /work/.mirror/huggingface+accelerate/repo --accelerate-tag v1.14.0 \\
     --training-args transformers-4.57.6-py3-none-any.whl --training-args transformers-5.17.0-py3-none-any.whl \\

@@ -75,9 +75,9 @@ export const LR_WARNING =
   'The lab’s rate suits a 27k-parameter model; a pretrained ~0.6B model needs rates hundreds of times smaller (TRL’s GRPO default is 1e-6), and larger ones can undo what pretraining taught it.';
 
 /** LoRA trains ~10× higher than full fine-tuning (TRL's docs/source/lora_without_regret.md: 2e-4 in its SFT example). */
-const LORA_SFT_LR = { value: 2e-4, where: `docs/source/lora_without_regret.md:47 at ${TRL_VERSION}` };
+const LORA_SFT_LR = { value: 2e-4, where: 'docs/source/lora_without_regret.md:47 at v1.9.0 (the docs are not in the release’s wheel)' };
 
-/** Completion budgets for GSM8K: solutions run ~100–300 tokens; tool calls and results count too (grpo_trainer.py:2121). */
+/** Completion budgets for GSM8K: solutions run ~100–300 tokens; tool calls and results count too (grpo_trainer.py:2202). */
 export const REAL_MAX_COMPLETION = { grpo: 512, agent: 768 } as const;
 /** SFTConfig/DPOConfig max_length: TRL's default 1024 holds any GSM8K prompt with its solution. */
 export const REAL_MAX_LENGTH = 1024;
@@ -110,17 +110,36 @@ function learningRate(method: ExportMethod, lab: number, labDefault: number, lor
 const copied = (name: string, value: Py, note = ''): Outcome => ({ status: 'copied', config: [{ name, value }], note });
 const none = (note: string): Outcome => ({ status: 'none', note });
 
-/** The run's batch as micro-batch × accumulation on one GPU: the same number of examples per optimizer step. */
+/** The script that trains each method's own config (where the run's batch constant goes). */
+const TRAIN_SCRIPT: Record<ExportMethod, string> = { sft: 'train_sft.py', grpo: 'train_grpo.py', dpo: 'train_dpo.py', agent: 'train_agent.py' };
+
+/**
+ * The lab's examples per optimizer step spread over `processes` processes: each process's micro-batch and its
+ * accumulation steps, so that micro × processes × accumulation = total. The exported common.batch_layout computes the
+ * same at run time from WORLD_SIZE; null where `total` does not split evenly (the script stops and says so).
+ */
+export function batchLayout(total: number, cap: number, processes: number): { micro: number; accumulation: number } | null {
+  if (!Number.isInteger(processes) || processes < 1 || total % processes !== 0) return null;
+  const share = total / processes;
+  const micro = microBatch(share, cap);
+  return { micro, accumulation: share / micro };
+}
+
+/**
+ * The run's batch: the same number of examples per optimizer step on any number of GPUs. The script reads how many
+ * processes accelerate started and splits the batch itself (common.batch_layout): a fixed accumulation would multiply
+ * the batch by the number of GPUs, and for GRPO also change how many optimizer steps each generation feeds.
+ */
 function batch(method: ExportMethod, total: number, unit: string): Outcome {
-  const micro = microBatch(total, MICRO_BATCH_CAP[method]);
-  const accumulation = total / micro;
-  const note = `${total} ${unit} per optimizer step, as in the lab: ${micro} per GPU × ${accumulation} accumulation steps on one GPU (with N GPUs divide gradient_accumulation_steps by N to keep it).`;
+  const one = batchLayout(total, MICRO_BATCH_CAP[method], 1)!;
+  const note = `${total} ${unit} per optimizer step, as in the lab, on any number of GPUs: batch_layout (common.py) splits them over the processes (one GPU: ${one.micro} per micro-batch × ${one.accumulation} accumulation steps).`;
   return {
     status: 'copied',
     config: [
-      { name: 'per_device_train_batch_size', value: micro },
-      { name: 'gradient_accumulation_steps', value: accumulation, comment: note },
+      { name: 'per_device_train_batch_size', value: code('PER_DEVICE_BATCH') },
+      { name: 'gradient_accumulation_steps', value: code('ACCUMULATION'), comment: note },
     ],
+    constant: { file: TRAIN_SCRIPT[method], name: 'BATCH_PER_STEP', value: total },
     note,
   };
 }
@@ -200,7 +219,21 @@ function grpoRules(method: 'grpo' | 'agent', labLr: number) {
       return { status: 'changed', config: [{ name: 'max_completion_length', value: real, comment: why }], note: why } satisfies Outcome;
     },
     temperature: (v: FieldValue) => copied('temperature', v as number),
-    beta: (v: FieldValue) => copied('beta', v as number, (v as number) > 0 ? 'β > 0 loads a reference model (more memory).' : ''),
+    beta: (v: FieldValue): Outcome => {
+      const note = (v as number) > 0 ? 'β > 0 loads a reference model (more memory).' : '';
+      return {
+        status: 'copied',
+        config: [
+          { name: 'beta', value: v as number },
+          {
+            name: 'use_bias_correction_kl',
+            value: false,
+            comment: `The lab’s KL term is k3 alone, with no importance-ratio weight. TRL now multiplies it by the ratio by default (use_bias_correction_kl=True: trl/trainer/grpo_config.py:967, grpo_trainer.py:3197 at ${TRL_VERSION}; earlier releases defaulted to False), which changes the KL gradient whenever beta > 0, even on-policy: so the lab’s choice is passed.`,
+          },
+        ],
+        note,
+      };
+    },
     epsilon: (v: FieldValue) => copied('epsilon', v as number),
     epsilon_high: (v: FieldValue) => copied('epsilon_high', v as number),
     loss_type: (v: FieldValue) => copied('loss_type', v as string),
@@ -208,10 +241,9 @@ function grpoRules(method: 'grpo' | 'agent', labLr: number) {
     importance_sampling_level: (v: FieldValue) => copied('importance_sampling_level', v as string),
     num_iterations: (v: FieldValue) => copied('num_iterations', v as number),
     steps_per_generation: (v: FieldValue, s: Settings) => {
-      const accumulation = (s.per_device_train_batch_size as number) / microBatch(s.per_device_train_batch_size as number, MICRO_BATCH_CAP[method]);
-      const trl = (v as number) * accumulation;
-      const note = `the lab counts optimizer steps per generation batch (${String(v)}); TRL counts micro-batches, so ${String(v)} × ${accumulation} accumulation steps = ${trl}.`;
-      return { status: 'copied', config: [{ name: 'steps_per_generation', value: trl, comment: note }], note } satisfies Outcome;
+      const one = batchLayout(s.per_device_train_batch_size as number, MICRO_BATCH_CAP[method], 1)!;
+      const note = `the lab counts optimizer steps per generation batch (${String(v)}); TRL generates every steps_per_generation micro-steps of each process, so ${String(v)} × ACCUMULATION (${String(v)} × ${one.accumulation} = ${(v as number) * one.accumulation} on one GPU): one generation feeds ${String(v)} optimizer step${v === 1 ? '' : 's'} on any number of GPUs.`;
+      return { status: 'copied', config: [{ name: 'steps_per_generation', value: code(`${String(v)} * ACCUMULATION`), comment: note }], note } satisfies Outcome;
     },
     reward_weight_correctness: (v: FieldValue, s: Settings): Outcome => {
       if ((v as number) === 0) return none('weight 0 in the run: correctness is not rewarded.');
@@ -289,13 +321,13 @@ export const AGENT_RULES = {
       : {
           status: 'copied',
           constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: v as number },
-          note: 'the calculator raises at random with this probability, in training and in eval.py as in the lab; TRL answers the model with {"error": ...} (grpo_trainer.py:1975-1977).',
+          note: 'the calculator raises at random with this probability, in training and in eval.py as in the lab; TRL answers the model with {"error": ...} (grpo_trainer.py:2027-2029).',
         },
   train_on_tool_results: (v) =>
     none(
       v
-        ? `the run trains on the calculator’s tokens (the masking bug); TRL’s GRPOTrainer always masks tool results out of the loss (tool_mask, grpo_trainer.py:2426 at ${TRL_VERSION}), so the bug cannot be reproduced there.`
-        : `TRL masks tool results out of the loss by itself (tool_mask, grpo_trainer.py:2426 at ${TRL_VERSION}), as the run did.`,
+        ? `the run trains on the calculator’s tokens (the masking bug); TRL’s GRPOTrainer always masks tool results out of the loss (tool_mask, grpo_trainer.py:2519 at ${TRL_VERSION}), so the bug cannot be reproduced there.`
+        : `TRL masks tool results out of the loss by itself (tool_mask, grpo_trainer.py:2519 at ${TRL_VERSION}), as the run did.`,
     ),
   init_from: (v) =>
     v === 'base'

@@ -5,13 +5,17 @@ import { ACCELERATE_CONFIGS } from './accelerate';
 import { hardwareMarkdown, hardwareTable, logitsGB, type HardwareStep } from './hardware';
 import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type ExportMethod, type Plan, type Row } from './mapping';
 import { shortNumber } from './py';
-import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, TORCH_REQUIREMENT, TRL_RELEASE } from './versions';
+import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
 
 /** Tokens a GSM8K prompt may take with the system prompt and chat template (the longest questions are ~200). */
 export const PROMPT_BUDGET = 256;
 export const CHAPTER_LINK = '/chapters/pipeline/#take-it-to-a-real-gpu';
 
 export const RL_SCRIPT: Record<ExportMethod, string | null> = { sft: null, grpo: 'train_grpo.py', dpo: 'train_dpo.py', agent: 'train_agent.py' };
+
+/** For GRPO projects: why the on-policy step survives more GPUs (mapping.ts steps_per_generation). */
+const GENERATION_SCALING = `, and each generation feeds the lab's number of optimizer steps (\`steps_per_generation\` counts
+micro-steps of each process, so the script scales it with the accumulation): the run stays as on- or off-policy as the lab's`;
 
 export function requirementsTxt(): string {
   const lines = PINS.map((p) => `${p.name}==${p.version}`.padEnd(24) + `# ${p.why}`);
@@ -115,13 +119,16 @@ ${commands.join('\n')}
 \`\`\`
 
 Each training script also runs as \`python <script>\` on one GPU. For more GPUs change \`--num_processes\`, and for
-a model too large for plain data parallelism use \`accelerate/zero2.yaml\` or \`accelerate/zero3.yaml\` (DeepSpeed). With
-N GPUs, divide \`gradient_accumulation_steps\` by N to keep the lab's number of examples per optimizer step.
+a model too large for plain data parallelism use \`accelerate/zero2.yaml\` or \`accelerate/zero3.yaml\` (DeepSpeed).
+Change nothing else: each script splits the lab's batch over the processes itself (\`batch_layout\` in \`common.py\`
+reads \`WORLD_SIZE\`, which \`accelerate launch\` sets), so the optimizer sees the lab's examples per step on 1, 2 or 8
+GPUs${method === 'grpo' || method === 'agent' ? GENERATION_SCALING : ''}. A
+number of GPUs that does not divide the batch stops at once with a message.
 
 ### Serve
 
 \`\`\`bash
-pip install "vllm>=0.17.0,<=0.25.1"       # the range TRL ${TRL_RELEASE}'s vllm extra accepts
+pip install "${VLLM_REQUIREMENT}"       # the range TRL ${TRL_RELEASE}'s vllm extra accepts
 vllm serve ${last} --served-model-name gsm8k${method === 'agent' ? ' --enable-auto-tool-choice --tool-call-parser hermes' : ''}
 curl localhost:8000/v1/chat/completions -H 'Content-Type: application/json' \\
   -d '{"model": "gsm8k", "messages": [{"role": "user", "content": "Tom has 3 boxes of 12 eggs. How many eggs?"}], "chat_template_kwargs": {"enable_thinking": false}}'

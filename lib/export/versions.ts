@@ -13,20 +13,31 @@ export interface Pin {
   why: string;
 }
 
-/** requirements.txt, in order; tests check the six named packages are exact and that TRL's comes from TRL_VERSION. */
+/**
+ * requirements.txt, in order; tests check the named packages are exact and that TRL's comes from TRL_VERSION. Every
+ * version here was installed together and ran every exported project at toy scale on a CPU (tests/export-smoke, which
+ * .ci/run runs on each submission), except deepspeed: it has no CPU wheel on the index CI reaches, so the smoke test
+ * leaves it out (only accelerate/zero2.yaml and zero3.yaml need it).
+ */
 export const PINS: readonly Pin[] = [
   { name: 'trl', version: TRL_RELEASE, why: `the release this course quotes (${TRL_VERSION}): every config field the scripts pass exists there` },
   {
     name: 'transformers',
-    version: '5.8.0',
-    why: `TRL ${TRL_VERSION} needs ≥ 4.56.2, GRPOTrainer's tools ≥ 5.0.0 (grpo_trainer.py:586-591), continuous batching ≥ 5.8.0 (grpo_trainer.py:750); 5.1.0 is excluded by TRL's deepspeed extra (transformers#43780) and 5.3.x needs a padding workaround (grpo_trainer.py:1757)`,
+    version: '5.17.0',
+    why: `TRL ${TRL_VERSION} needs ≥ 4.56.2, GRPOTrainer's tools ≥ 5.0.0 (grpo_trainer.py:597-601), continuous batching ≥ 5.8.0 (grpo_trainer.py:763); from 5.13.0 tool calls are parsed without jmespath (grpo_trainer.py:610-616); 5.1.0 is excluded by TRL's deepspeed extra and 5.3.x needs a padding workaround (grpo_trainer.py:1793)`,
   },
-  { name: 'datasets', version: '5.0.0', why: `TRL ${TRL_VERSION} needs ≥ 4.7.0 (JSON-typed columns, for tool-call messages); 5.0.0 is the release before TRL's tag` },
-  { name: 'accelerate', version: '1.14.0', why: `TRL ${TRL_VERSION} needs ≥ 1.4.0; 1.14.0 is the release before TRL's tag (the accelerate/ configs use its keys)` },
-  { name: 'peft', version: '0.20.0', why: 'the PEFT release chapter 2 cites for LoraConfig; TRL needs ≥ 0.8.0' },
-  { name: 'deepspeed', version: '0.19.2', why: "TRL's deepspeed extra needs ≥ 0.14.4; 0.19.2 is the release before TRL's tag (ZeRO-2/3 configs)" },
-  { name: 'jmespath', version: '1.0.1', why: 'GRPOTrainer parses tool calls with it and refuses tools without it (grpo_trainer.py:599-603)' },
+  { name: 'datasets', version: '5.0.1', why: `TRL ${TRL_VERSION} needs ≥ 4.7.0 (JSON-typed columns, for tool-call messages)` },
+  { name: 'accelerate', version: '1.15.0', why: `TRL ${TRL_VERSION} needs ≥ 1.4.0 (the accelerate/ configs use its keys)` },
+  { name: 'peft', version: '0.21.0', why: `TRL's peft extra needs ≥ 0.13.0; LoraConfig's fields as chapter 2 describes them` },
+  { name: 'deepspeed', version: '0.19.2', why: "only for accelerate/zero2.yaml and zero3.yaml; TRL's deepspeed extra needs ≥ 0.18.6" },
 ];
+
+/** The vLLM releases TRL's vllm extra accepts (its METADATA: vllm>=0.19.1,<=0.28.0), for the README's serving step. */
+export const VLLM_REQUIREMENT = 'vllm>=0.19.1,<=0.28.0';
+
+/** The packages the smoke test's environment installs (PINS without deepspeed), and the CPU torch it runs on. */
+export const SMOKE_PINS = PINS.filter((p) => p.name !== 'deepspeed');
+export const SMOKE_TORCH = 'torch==2.13.0';
 
 /** Not pinned: the wheel must match the machine's CUDA. A lower bound only. */
 export const TORCH_REQUIREMENT = { spec: 'torch>=2.4', why: 'pick the build for your CUDA from pytorch.org; bf16 needs an Ampere or newer GPU' };

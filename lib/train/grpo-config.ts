@@ -11,7 +11,7 @@ export const grpoSchema = {
   num_generations: { kind: 'number', default: 8, min: 2, max: 64, integer: true, reason: 'TRL’s default G = 8: enough samples per prompt for a useful baseline.' },
   max_completion_length: { kind: 'number', default: 15, min: 1, max: 16, integer: true, reason: 'The longest completion, "18,19 #### 198" plus EOS, is 15 tokens; shorter cuts answers off. 16 is the most the model’s context (22) leaves after the prompt.' },
   temperature: { kind: 'number', default: 1, min: 0.05, max: 3, reason: 'Sample from the policy itself; TRL also divides the training logits by it.' },
-  beta: { kind: 'number', default: 0, min: 0, max: 10, reason: 'TRL v1.9’s default (0.0): no KL penalty, so no reference model is loaded.' },
+  beta: { kind: 'number', default: 0, min: 0, max: 10, reason: 'TRL v1.13’s default (0.0): no KL penalty, so no reference model is loaded.' },
   epsilon: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'PPO’s classic clip range.' },
   epsilon_high: { kind: 'number', default: 0.2, min: 0, max: 10, exclusiveMin: true, reason: 'Equal to epsilon unless set (TRL: None → epsilon); DAPO raises it to 0.28.' },
   loss_type: { kind: 'choice', default: 'dapo', choices: GRPO_LOSS_TYPES, reason: 'TRL’s default: token-level normalisation over the whole batch, no length bias.' },

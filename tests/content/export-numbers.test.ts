@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hardwareTable } from '@/lib/export/hardware';
-import { LR_WARNING, REAL_MAX_COMPLETION } from '@/lib/export/mapping';
+import { batchLayout, LR_WARNING, MICRO_BATCH_CAP, REAL_MAX_COMPLETION } from '@/lib/export/mapping';
 import { buildProject, exportSettings } from '@/lib/export/project';
 import { CHAPTER_LINK, hardwareSteps, PROMPT_BUDGET } from '@/lib/export/readme';
 import { MODEL } from '@/lib/export/versions';
@@ -31,7 +31,11 @@ describe('chapter 7, "Take it to a real GPU"', () => {
     expect(kw.learning_rate).toBe(1e-6);
     expect(LR_WARNING).toContain('TRL’s GRPO default is 1e-6');
     expect(section).toContain(`from the lab's ${grpoSchema.max_completion_length.default} tokens to ${REAL_MAX_COMPLETION.grpo}`);
-    expect(section).toContain(`the lab's ${grpoSchema.per_device_train_batch_size.default} completions become ${kw.per_device_train_batch_size} per GPU times ${kw.gradient_accumulation_steps} accumulation steps`);
+    const [one, two] = [1, 2].map((gpus) => batchLayout(grpoSchema.per_device_train_batch_size.default, MICRO_BATCH_CAP.grpo, gpus)!);
+    expect(section).toContain(
+      `the lab's ${grpoSchema.per_device_train_batch_size.default} completions become ${one.micro} per GPU times ${one.accumulation} accumulation steps on one GPU, and ${two.micro} per GPU times ${two.accumulation} on two`,
+    );
+    expect(kw.gradient_accumulation_steps).toEqual({ code: 'ACCUMULATION' }); // computed by the script from the number of processes
   });
 
   it('states the calculator’s memory for the GRPO step', () => {

@@ -1,9 +1,8 @@
 /**
  * The exported projects, run: every step of the default sft, lora_r4, grpo, dpo and agent projects at toy scale on a
- * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md). Not part of npm test
- * (it needs a Python with torch and TRL, and a few minutes): EXPORT_SMOKE_PYTHON=/path/to/venv/bin/python npm run
- * test:export-smoke, with torch, transformers, datasets, peft, accelerate, jmespath and TRL (1.9.0, the pinned
- * release) installed in that environment.
+ * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), in an environment with
+ * exactly the pinned versions (scripts/export/smoke-env.ts). .ci/run runs it after npm test on every submission:
+ * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. Not part of npm test, which never needs torch.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

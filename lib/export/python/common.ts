@@ -20,8 +20,8 @@ const constantsIn = (plan: Plan, file: string) =>
 const CALCULATOR = `
 # ---- The calculator tool --------------------------------------------------------------------------------------------
 # GRPOTrainer(tools=[calculator]) exposes it to the model: TRL ${TRL_VERSION} wants a plain function with type hints and a
-# Google-style docstring (docs/source/grpo_trainer.md:712), and turns an exception into {"error": ...} for the model
-# (trl/trainer/grpo_trainer.py:1975-1978), as the lab's calculator answers a bad call with an error.
+# Google-style docstring (GRPOTrainer's docstring, trl/trainer/grpo_trainer.py:251-254), and turns an exception into
+# {"error": ...} for the model (grpo_trainer.py:2027-2029), as the lab's calculator answers a bad call with an error.
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Mod: operator.mod, ast.Pow: operator.pow}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
@@ -115,7 +115,7 @@ def parse_tool_calls(text: str) -> list:
 
 def text_before_calls(text: str) -> str:
     """The assistant's text before its first <tool_call>, without the one newline Qwen's chat template writes before a
-    call. TRL's Qwen3 parser reads the content so (qwen3_schema, trl/chat_template_utils.py:220 at ${TRL_VERSION}); the
+    call. TRL's Qwen3 parser reads the content so (qwen3_schema, trl/chat_template_utils.py:219 at ${TRL_VERSION}); the
     template writes the newline again when the turn is rendered, so the conversation reads as the model wrote it."""
     return text.split("<tool_call>")[0].removesuffix("\\n")
 
@@ -127,7 +127,7 @@ def tool_cost_reward(completions, **kwargs) -> list[float]:
 
 export function commonPy(plan: Plan, lab: { preset: string }): string {
   const agent = plan.method === 'agent';
-  const imports = agent ? 'import ast\nimport json\nimport operator\nimport random\nimport re' : 'import re';
+  const imports = agent ? 'import ast\nimport json\nimport operator\nimport os\nimport random\nimport re' : 'import os\nimport re';
   return `"""Shared by every script of this project: the model, the prompt, the answer parser and the reward functions${agent ? ', and the\ncalculator tool' : ''}.
 
 Exported from Agentic RL Lab (the ${plan.method} trainer, preset ${lab.preset}) for TRL ${TRL_VERSION}. Standard library only: it
@@ -144,6 +144,21 @@ DATASET_CONFIG = ${py(DATASET.config)}
 CHAT_TEMPLATE_KWARGS = {"enable_thinking": False}
 SYSTEM_PROMPT = ${py(agent ? TOOL_PROMPT : SYSTEM_PROMPT)}
 ${constantsIn(plan, 'common.py')}${agent && !plan.constants.TOOL_FAILURE_RATE ? '\nTOOL_FAILURE_RATE = 0  # the calculator never fails at random' : ''}
+
+
+def batch_layout(batch: int, micro_batch_cap: int) -> tuple[int, int]:
+    """The lab's examples per optimizer step on this run's processes: (per-device micro-batch, accumulation steps).
+
+    accelerate launch starts one process per GPU and sets WORLD_SIZE; python alone is one process. Each process takes
+    batch / processes examples per optimizer step, in micro-batches of at most micro_batch_cap, so the optimizer sees
+    the lab's batch on 1, 2 or 8 GPUs alike (lib/export/mapping.ts batchLayout computes the same).
+    """
+    processes = int(os.environ.get("WORLD_SIZE", "1"))
+    if batch % processes:
+        raise SystemExit(f"The lab's batch of {batch} examples per optimizer step does not split over {processes} processes: use a number of GPUs that divides {batch}.")
+    share = batch // processes
+    micro = max(d for d in range(1, min(share, micro_batch_cap) + 1) if share % d == 0)
+    return micro, share // micro
 
 
 def answer_number(gsm8k_answer: str) -> str:

@@ -78,7 +78,7 @@ ${
   agent
     ? `    if USE_TOOLS and not is_chat_template_prefix_preserving(tokenizer):
         # GRPOTrainer renders conversations with calls in TRL's training variant of the template
-        # (grpo_trainer.py:730-731 at ${TRL_VERSION}), which for Qwen3 keeps the empty <think> block of every assistant
+        # (grpo_trainer.py:743-744 at ${TRL_VERSION}), which for Qwen3 keeps the empty <think> block of every assistant
         # turn; Qwen3's own drops it from turns before a tool result. The same here, so that a conversation with calls
         # reads as it did in training.
         tokenizer.chat_template = get_training_chat_template(tokenizer)

@@ -3,11 +3,14 @@
  * builds TRL's config with the run's values under TRL's names (lib/export/mapping.ts) plus the few settings a real run
  * needs, written out with comments.
  */
-import { TRL_VERSION } from '@/content/trl-defaults';
+import { TRL_VERSION, trlDefaults } from '@/content/trl-defaults';
 import { REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type Kwarg, type Plan } from '../mapping';
 import { float, kwargLines, py, wrap } from '../py';
 
 const I = '        ';
+
+/** TRL's SFT learning rate, with where its source says so (content/trl-defaults.ts). */
+const SFT_LR = trlDefaults.find((d) => d.config === 'SFTConfig' && d.field === 'learning_rate')!;
 
 /** What every run sets beyond the lab's fields. */
 function runKwargs(outputDir: string): Kwarg[] {
@@ -23,6 +26,12 @@ function runKwargs(outputDir: string): Kwarg[] {
   ];
 }
 
+/** The line that splits the run's batch over the processes (mapping.ts batch(), common.batch_layout). */
+const layoutLine = (plan: Plan) =>
+  plan.constants.BATCH_PER_STEP
+    ? `PER_DEVICE_BATCH, ACCUMULATION = batch_layout(BATCH_PER_STEP, ${MICRO_BATCH_CAP[plan.method]})  # the lab's batch per optimizer step on any number of GPUs\n`
+    : '';
+
 const constants = (plan: Plan, file: string) =>
   Object.entries(plan.constants)
     .filter(([name, c]) => c.file === file && name !== 'START_FROM')
@@ -36,7 +45,7 @@ export function trainSftPy(plan: Plan): string {
   const fields: Kwarg[] = own
     ? plan.config
     : [
-        { name: 'learning_rate', value: 2e-5, comment: `TRL’s SFTConfig default (trl/trainer/sft_config.py:144 at ${TRL_VERSION}): this stage is not the lab run, it teaches the format.` },
+        { name: 'learning_rate', value: SFT_LR.value, comment: `TRL’s SFTConfig default (${SFT_LR.file}:${SFT_LR.line} at ${TRL_VERSION}): this stage is not the lab run, it teaches the format.` },
         { name: 'per_device_train_batch_size', value: MICRO_BATCH_CAP.sft },
         { name: 'gradient_accumulation_steps', value: 4 },
         { name: 'num_train_epochs', value: 1, comment: 'One pass over GSM8K’s 7,473 solutions: enough for the format; more narrows what RL can explore.' },
@@ -44,7 +53,7 @@ export function trainSftPy(plan: Plan): string {
         { name: 'eval_steps', value: 100 },
       ];
   const loss: Kwarg[] = agent
-    ? [{ name: 'assistant_only_loss', value: true, comment: `Loss on the assistant’s turns only, never the calculator’s (TRL swaps in a training chat template with generation markers for Qwen3: trl/trainer/sft_trainer.py:1226-1229).` }]
+    ? [{ name: 'assistant_only_loss', value: true, comment: `Loss on the assistant’s turns only, never the calculator’s (TRL swaps in a training chat template with generation markers for Qwen3: trl/trainer/sft_trainer.py:1253-1254).` }]
     : [{ name: 'completion_only_loss', value: true, comment: 'Loss on the solution only, not the question (the lab’s SFT does the same).' }];
   const lora = plan.lora;
   return `"""Step 2: supervised fine-tuning on GSM8K solutions${agent ? ' written as calculator conversations' : ''}, so that the model ends with "#### <number>"${agent ? '\nand calls the calculator' : ''}.
@@ -55,10 +64,10 @@ Run: accelerate launch --config_file accelerate/multi_gpu.yaml train_sft.py   (o
 from datasets import load_from_disk
 ${lora ? 'from peft import AutoPeftModelForCausalLM, LoraConfig\n' : ''}from trl import SFTConfig, SFTTrainer
 
-from common import EVAL_SAMPLES, MODEL
+from common import EVAL_SAMPLES, MODEL${own ? ', batch_layout' : ''}
 
 OUTPUT_DIR = "outputs/sft"
-${lora ? 'ADAPTER_DIR = "outputs/sft-adapter"\n' : ''}
+${lora ? 'ADAPTER_DIR = "outputs/sft-adapter"\n' : ''}${own ? constants(plan, 'train_sft.py') + layoutLine(plan) : ''}
 
 def main():
     data = load_from_disk("data/sft")
@@ -125,10 +134,10 @@ export function trainGrpoPy(plan: Plan): string {
   const toolNote = agent
     ? `
 # Tools: GRPOTrainer(tools=[...]) takes plain Python functions with type hints and a Google-style docstring
-# (docs/source/grpo_trainer.md:699-712 at ${TRL_VERSION}). The trainer checks transformers >= 5.0.0 and the jmespath library
-# (trl/trainer/grpo_trainer.py:586-591 and 599-603), runs each call the model writes, appends the result as a "tool"
-# message and lets the model continue, at most max_tool_calling_iterations times (_tool_call_loop,
-# grpo_trainer.py:1933-2141); the results' tokens are masked out of the loss (grpo_trainer.py:2426). A completion is
+# (GRPOTrainer's docstring, trl/trainer/grpo_trainer.py:251-254 at ${TRL_VERSION}). The trainer checks transformers >= 5.0.0
+# (grpo_trainer.py:597-601; below 5.13 it also needs the jmespath library, 610-616), runs each call the model writes,
+# appends the result as a "tool" message and lets the model continue, at most max_tool_calling_iterations times
+# (_tool_call_loop, grpo_trainer.py:1985-2222); the results' tokens are masked out of the loss (grpo_trainer.py:2519). A completion is
 # then a list of messages (assistant, tool, assistant, ...): common.completion_text reads the last assistant turn.
 `
     : '';
@@ -142,10 +151,10 @@ Run: accelerate launch --config_file accelerate/multi_gpu.yaml ${file}   (or: py
 from datasets import load_from_disk
 from trl import GRPOConfig, GRPOTrainer
 ${overlong ? 'from trl.rewards import get_soft_overlong_punishment\n' : ''}${plan.rewards.some((r) => r.fn === 'custom_reward') ? 'from custom_reward import custom_reward  # your reward function from the lab (custom_reward.py)\n' : ''}
-from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${agent ? 'USE_TOOLS, calculator, ' : ''}${REWARD_IMPORTS(plan).join(', ')}
+from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${agent ? 'USE_TOOLS, batch_layout, calculator, ' : 'batch_layout, '}${REWARD_IMPORTS(plan).join(', ')}
 ${flawed ? `\n${wrap(flawed, 116).map((l) => `# ${l}`).join('\n')}\n` : ''}${toolNote}
 START_FROM = ${py(plan.constants.START_FROM?.value ?? 'outputs/sft')}  # train_sft.py's output, or MODEL to start from the pretrained model
-${constants(plan, file)}
+${constants(plan, file)}${layoutLine(plan)}
 
 def main():
     data = load_from_disk("data/rl")
@@ -251,8 +260,10 @@ Run: accelerate launch --config_file accelerate/multi_gpu.yaml train_dpo.py   (o
 from datasets import load_from_disk
 from trl import DPOConfig, DPOTrainer
 
-START_FROM = "outputs/sft"
+from common import batch_layout
 
+START_FROM = "outputs/sft"
+${constants(plan, 'train_dpo.py')}${layoutLine(plan)}
 
 def main():
     pairs = load_from_disk("data/pairs")

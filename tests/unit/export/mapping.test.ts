@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRL_VERSION } from '@/content/trl-defaults';
-import { CONFIG_OF, EXPORT_METHODS, exportPlan, LR_WARNING } from '@/lib/export/mapping';
+import { batchLayout, CONFIG_OF, EXPORT_METHODS, exportPlan, LR_WARNING } from '@/lib/export/mapping';
 import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
 import { requirementsTxt } from '@/lib/export/readme';
 import { shortNumber } from '@/lib/export/py';
@@ -64,12 +64,51 @@ describe('the mapping table', () => {
     expect(plan.rows.find((r) => r.field === 'learning_rate')!.note).toContain('5e-5');
   });
 
-  it('keeps the run’s batch per optimizer step as micro-batch × accumulation, and steps_per_generation in TRL’s units', () => {
-    const plan = exportPlan('grpo', exportSettings('grpo', 'dapo'));
-    const kw = Object.fromEntries(plan.config.map((k) => [k.name, k.value]));
-    expect((kw.per_device_train_batch_size as number) * (kw.gradient_accumulation_steps as number)).toBe(64);
-    expect(kw.steps_per_generation).toBe(4 * (kw.gradient_accumulation_steps as number));
-    expect(kw.num_generations).toBe(8);
+  it('keeps the lab’s batch per optimizer step and its optimizer steps per generation on 1, 2 and 8 GPUs, by TRL’s rules', () => {
+    // TRL v1.13.0: generation_batch_size = per_device_train_batch_size × num_processes × steps_per_generation
+    // (grpo_config.py:1098-1099); each process generates every steps_per_generation × num_iterations micro-steps
+    // (grpo_trainer.py:1595-1596) and steps the optimizer every gradient_accumulation_steps micro-steps.
+    const cases = [
+      ['grpo', 'default'],
+      ['grpo', 'dapo'],
+      ['grpo', 'dr_grpo'],
+      ['agent', 'default'],
+    ] as const;
+    for (const [method, preset] of cases) {
+      const settings = exportSettings(method, preset);
+      const project = buildProject(method, settings, preset);
+      const script = project.files.find((f) => f.path === (method === 'agent' ? 'train_agent.py' : 'train_grpo.py'))!.text;
+      const batch = Number(/^BATCH_PER_STEP = (\d+)$/m.exec(script)![1]);
+      const cap = Number(/^PER_DEVICE_BATCH, ACCUMULATION = batch_layout\(BATCH_PER_STEP, (\d+)\)/m.exec(script)![1]);
+      const perGeneration = Number(/^\s+steps_per_generation=(\d+) \* ACCUMULATION,$/m.exec(script)![1]);
+      expect(script).toMatch(/^\s+per_device_train_batch_size=PER_DEVICE_BATCH,$/m);
+      expect(script).toMatch(/^\s+gradient_accumulation_steps=ACCUMULATION,$/m);
+      expect(batch, `${method}/${preset}`).toBe(settings.per_device_train_batch_size);
+      expect(perGeneration).toBe(settings.steps_per_generation);
+      const iterations = settings.num_iterations as number;
+      for (const processes of [1, 2, 8]) {
+        const layout = batchLayout(batch, cap, processes)!;
+        expect(layout.micro).toBeLessThanOrEqual(cap);
+        const stepsPerGeneration = perGeneration * layout.accumulation;
+        const generationBatch = layout.micro * processes * stepsPerGeneration;
+        const generateEveryMicroSteps = stepsPerGeneration * iterations;
+        const where = `${method}/${preset} on ${processes} GPU(s)`;
+        expect(layout.micro * processes * layout.accumulation, `${where}: completions per optimizer step`).toBe(settings.per_device_train_batch_size);
+        expect(generateEveryMicroSteps / layout.accumulation, `${where}: optimizer steps per generation`).toBe((settings.steps_per_generation as number) * iterations);
+        expect(generationBatch, where).toBe((settings.per_device_train_batch_size as number) * (settings.steps_per_generation as number));
+        expect(generationBatch % (settings.num_generations as number), where).toBe(0);
+      }
+    }
+    // A batch that does not split over the GPUs is refused (the script stops with a message), never silently changed.
+    expect(batchLayout(12, 8, 8)).toBeNull();
+    expect(batchLayout(64, 8, 8)).toEqual({ micro: 8, accumulation: 1 });
+    expect(batchLayout(64, 8, 1)).toEqual({ micro: 8, accumulation: 8 });
+  });
+
+  it('passes use_bias_correction_kl=False: the lab’s KL gradient, whatever TRL’s default', () => {
+    const kw = Object.fromEntries(exportPlan('grpo', exportSettings('grpo', 'kl')).config.map((k) => [k.name, k.value]));
+    expect(kw.beta).toBeGreaterThan(0);
+    expect(kw.use_bias_correction_kl).toBe(false);
   });
 
   it('exports the reward-hacking preset’s flawed verifier as flawed, loudly, with true correctness logged beside it', () => {
@@ -140,7 +179,9 @@ describe('versions', () => {
     for (const name of ['trl', 'transformers', 'datasets', 'accelerate', 'peft', 'deepspeed']) expect(text).toMatch(new RegExp(`^${name}==\\d+\\.\\d+\\.\\d+ `, 'm'));
     expect(text).toMatch(new RegExp(`^trl==${TRL_RELEASE.replace(/\./g, '\\.')} `, 'm'));
     expect(`v${TRL_RELEASE}`).toBe(TRL_VERSION);
-    expect(PINS.find((p) => p.name === 'jmespath')).toBeDefined();
+    // transformers ≥ 5.13 parses tool calls without jmespath (TRL v1.13.0 grpo_trainer.py:610-616): not pinned.
+    expect(Number(PINS.find((p) => p.name === 'transformers')!.version.split('.')[1])).toBeGreaterThanOrEqual(13);
+    expect(PINS.find((p) => p.name === 'jmespath')).toBeUndefined();
   });
 
   it('names the TRL release in one place: no lib/export or scripts/export source types it', () => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty } from '@/lib/tasks/rewards';
+import { batchLayout } from '@/lib/export/mapping';
 import { buildProject, exportSettings } from '@/lib/export/project';
 import { everyProject, hasPython, python, TRL_FIELDS } from './helpers';
 
@@ -90,6 +91,31 @@ print(json.dumps({
     expect(got.correctness.filter((x) => x === 1).length).toBeGreaterThan(2); // the cases are not all zeros
   });
 
+  it('common.batch_layout splits the lab’s batch over WORLD_SIZE processes as batchLayout does, and refuses what does not split', () => {
+    const dir = path.join(root, 'trl-grpo-default');
+    const cases = [64, 48, 32, 12, 8, 6].flatMap((batch) => [8, 4].flatMap((cap) => [1, 2, 3, 8].map((processes) => ({ batch, cap, processes }))));
+    const script = `
+import json, os, sys
+sys.path.insert(0, ${JSON.stringify(dir)})
+import common
+out = []
+for c in json.loads(sys.argv[1]):
+    os.environ["WORLD_SIZE"] = str(c["processes"])
+    try:
+        micro, accumulation = common.batch_layout(c["batch"], c["cap"])
+        out.append({"micro": micro, "accumulation": accumulation})
+    except SystemExit as stop:
+        out.append(str(stop))
+print(json.dumps(out))`;
+    const got = python(script, [JSON.stringify(cases)]) as ({ micro: number; accumulation: number } | string)[];
+    cases.forEach((c, i) => {
+      const expected = batchLayout(c.batch, c.cap, c.processes);
+      if (expected) expect(got[i], JSON.stringify(c)).toEqual(expected);
+      else expect(got[i], JSON.stringify(c)).toBe(`The lab's batch of ${c.batch} examples per optimizer step does not split over ${c.processes} processes: use a number of GPUs that divides ${c.batch}.`);
+    });
+    expect(got.filter((g) => typeof g === 'string').length).toBeGreaterThan(3); // some cases do not split
+  });
+
   it('reads GSM8K’s format: the answer on its own line, commas dropped, <<…>> calculations as calculator calls', () => {
     const dir = path.join(root, 'trl-agent-default');
     const gsm8k = 'Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether.\n#### 1,072';
@@ -139,7 +165,7 @@ print(json.dumps(out))`;
 
 /**
  * Bugs found by running the exported projects at toy scale (a random 2-layer Qwen3 with Qwen3's chat template, fake
- * GSM8K, TRL 1.9.0 on CPU: scripts/export/smoke.md). Each shows in the generated text; python3 alone cannot run them.
+ * GSM8K, TRL 1.13.0 on CPU: scripts/export/smoke.md). Each shows in the generated text; python3 alone cannot run them.
  */
 describe('what running the projects found', () => {
   const projects = everyProject();

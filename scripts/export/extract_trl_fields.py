@@ -20,10 +20,15 @@ committed once and tagged v1.13.0. The "commit" the JSON records for TRL is ther
 depends on who committed when), not a commit of huggingface/trl:
   mkdir /tmp/trl-v1.13.0-from-wheel && cd /tmp/trl-v1.13.0-from-wheel && git init -q && unzip -q trl-1.13.0-py3-none-any.whl 'trl/*' \\
     && git add trl && git commit -qm "trl/ of trl-1.13.0-py3-none-any.whl" && git tag v1.13.0
+  PEFT 0.21.0 and Accelerate 1.15.0 (the pins; their mirrors stop at v0.20.0 and v1.14.0) the same way, with the wheel's
+  package under src/ (peft-0.21.0-py3-none-any.whl sha256 b64eb75fd9dece7401c70e675b8d9de024993b70483691b41c62876f0c7809b7,
+  accelerate-1.15.0-py3-none-any.whl sha256 97eacca0b73e45cb867dbf8c5d5d4dc32219544300e0c8992c7334dc2ef33cec):
+  mkdir -p /tmp/peft-v0.21.0-from-wheel/src && cd /tmp/peft-v0.21.0-from-wheel && git init -q \\
+    && unzip -q peft-0.21.0-py3-none-any.whl 'peft/*' -d src && git add src && git commit -qm wheel && git tag v0.21.0
   python3 scripts/export/extract_trl_fields.py \\
     --trl-git /tmp/trl-v1.13.0-from-wheel --trl-tag v1.13.0 \\
-    --peft-git /work/.mirror/huggingface+peft/repo --peft-tag v0.20.0 \\
-    --accelerate-git /work/.mirror/huggingface+accelerate/repo --accelerate-tag v1.14.0 \\
+    --peft-git /tmp/peft-v0.21.0-from-wheel --peft-tag v0.21.0 \\
+    --accelerate-git /tmp/accelerate-v1.15.0-from-wheel --accelerate-tag v1.15.0 \\
     --training-args transformers-4.57.6-py3-none-any.whl --training-args transformers-5.17.0-py3-none-any.whl \\
     --out lib/export/trl-fields.json
 """

@@ -5,7 +5,7 @@ import { ACCELERATE_CONFIGS } from './accelerate';
 import { hardwareMarkdown, hardwareTable, logitsGB, type HardwareStep } from './hardware';
 import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type ExportMethod, type Plan, type Row } from './mapping';
 import { shortNumber } from './py';
-import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
+import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
 
 /** Tokens a GSM8K prompt may take with the system prompt and chat template (the longest questions are ~200). */
 export const PROMPT_BUDGET = 256;
@@ -102,6 +102,16 @@ Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`
 \`${MODEL}\` (${(params / 1e9).toFixed(2)}B parameters) and ${DATASET.id}, from data preparation to serving. Chapter 7 of the course walks
 through it: ${CHAPTER_LINK}.
 ${warnings ? `\n${warnings}\n` : ''}
+## What was run, and what was not
+
+The course's CI runs every step of its default projects (sft, sft with LoRA, grpo, dpo, agent) on each change, at toy
+scale on a CPU: a random 2-layer Qwen3 with Qwen3's chat template in place of \`${MODEL}\`, 72 made-up GSM8K-style
+problems, a few steps of each trainer, with exactly the versions in \`requirements.txt\` (${SMOKE_PINS.map((p) => `${p.name} ${p.version}`).join(', ')}; not
+deepspeed) and ${SMOKE_TORCH.replace('==', ' ')} for CPU. That shows the scripts run, and that every keyword and data format
+is one TRL ${TRL_RELEASE} accepts. It shows nothing about accuracy, memory or speed on a GPU: the hardware table below is
+a calculation, not a measurement. To run it for real you need torch built for your CUDA (bf16: an Ampere or newer GPU),
+\`pip install -r requirements.txt\`, and a GPU the hardware table says is enough.
+
 ## Files
 
 | file | what it does |

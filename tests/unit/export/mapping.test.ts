@@ -10,7 +10,7 @@ import { batchLayout, CONFIG_OF, EXPORT_METHODS, exportPlan, LR_WARNING } from '
 import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
 import { requirementsTxt } from '@/lib/export/readme';
 import { shortNumber } from '@/lib/export/py';
-import { PINS, TRL_RELEASE } from '@/lib/export/versions';
+import { PINS, SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE } from '@/lib/export/versions';
 import { ConfigError } from '@/lib/train/config';
 import { TRAINERS } from '@/lib/train/registry';
 import { everyProject, TRL_FIELDS } from './helpers';
@@ -182,6 +182,17 @@ describe('versions', () => {
     // transformers ≥ 5.13 parses tool calls without jmespath (TRL v1.13.0 grpo_trainer.py:610-616): not pinned.
     expect(Number(PINS.find((p) => p.name === 'transformers')!.version.split('.')[1])).toBeGreaterThanOrEqual(13);
     expect(PINS.find((p) => p.name === 'jmespath')).toBeUndefined();
+  });
+
+  it('the README says what CI ran (toy scale, CPU, the exact pins) and what it did not (anything on a GPU)', () => {
+    const readme = buildProject('grpo', exportSettings('grpo', 'default'), 'default').files.find((f) => f.path === 'README.md')!.text;
+    const section = readme.slice(readme.indexOf('## What was run, and what was not'), readme.indexOf('## Files'));
+    for (const pin of SMOKE_PINS) expect(section).toContain(`${pin.name} ${pin.version}`);
+    expect(section).toContain(SMOKE_TORCH.replace('==', ' '));
+    expect(section).toMatch(/toy\s+scale on a CPU/);
+    expect(section).toMatch(/hardware table below is\s+a calculation, not a measurement/);
+    // The smoke test's environment is what smoke-env.ts installs: the same list.
+    expect(fs.readFileSync('scripts/export/smoke-env.ts', 'utf8')).toMatch(/SMOKE_PINS/);
   });
 
   it('names the TRL release in one place: no lib/export or scripts/export source types it', () => {

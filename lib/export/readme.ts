@@ -150,8 +150,10 @@ Without vLLM, \`transformers\` alone serves it: \`AutoModelForCausalLM.from_pret
 ## Hardware
 
 Per-GPU memory of each training step, from chapter 3's memory calculator (\`lib/dist/memory.ts\`) for ${model.name}
-(${(params / 1e9).toFixed(2)}B parameters): bf16 weights and gradients, fp32 Adam state (12 bytes a parameter), activations with
-gradient checkpointing, GB = 10⁹ bytes. Not counted: ${method === 'dpo' ? 'the frozen reference model (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), ' : method === 'sft' ? '' : 'the reference model when `beta` > 0 (' + ((params * 2) / 1e9).toFixed(1) + ' GB of bf16 weights), the key/value cache of generation, '}CUDA's own ~1 GB and fragmentation: leave a margin.${plan.lora ? ' The run used LoRA: the calculator counts full fine-tuning, and with LoRA only the adapters have gradients and Adam state, so the real need is far lower (about the bf16 weights plus activations).' : ''}
+(${(params / 1e9).toFixed(2)}B parameters): 16 bytes a parameter of model states, as mixed precision needs them (the
+scripts load fp32 weights, \`model_init_kwargs={"dtype": "float32"}\`, with fp32 gradients and Adam's two fp32 moments:
+4 + 4 + 8; the calculator's bf16 weights and gradients with an fp32 master copy add up to the same 16), activations in
+bf16 with gradient checkpointing, GB = 10⁹ bytes. Not counted: ${method === 'dpo' ? 'the frozen reference model (' + ((params * 4) / 1e9).toFixed(1) + ' GB: TRL loads it in the same fp32), ' : method === 'sft' ? '' : 'the reference model when `beta` > 0 (' + ((params * 4) / 1e9).toFixed(1) + ' GB: TRL loads it in the same fp32), the key/value cache of generation, '}CUDA's own ~1 GB and fragmentation: leave a margin.${plan.lora ? ' The run used LoRA: the calculator counts full fine-tuning; train_sft.py loads the frozen base in bf16 (`model_init_kwargs={"dtype": "bfloat16"}`, ' + ((params * 2) / 1e9).toFixed(1) + ' GB) and only the fp32 adapters have gradients and Adam state, so that step needs far less (about the bf16 weights plus activations).' : ''}
 
 ${tables
   .map(

@@ -12,11 +12,35 @@ const I = '        ';
 /** TRL's SFT learning rate, with where its source says so (content/trl-defaults.ts). */
 const SFT_LR = trlDefaults.find((d) => d.config === 'SFTConfig' && d.field === 'learning_rate')!;
 
+/** Where TRL's model loading defaults to fp32 (content/trl-defaults.ts has no entry: it is a code path, not a field). */
+const FP32_DEFAULT = `trl/trainer/utils.py:1175 at ${TRL_VERSION}`;
+
+/**
+ * The precision the model is loaded in, said explicitly: TRL loads a model given by name in fp32 unless
+ * model_init_kwargs names a dtype, and bf16=True only turns on mixed precision. Full fine-tuning keeps fp32 weights
+ * (Adam's updates at a rate of 1e-6 are far below bf16's resolution of about 0.4 % of a weight); LoRA loads the frozen
+ * base in bf16, since it is never updated, and PEFT keeps the adapters in fp32.
+ */
+export function modelInitKwargs(lora: boolean): Kwarg {
+  return lora
+    ? {
+        name: 'model_init_kwargs',
+        value: { dtype: 'bfloat16' },
+        comment: 'The frozen base weights in bf16 (2 bytes a parameter): LoRA never updates them. PEFT keeps the adapters in fp32 (autocast_adapter_dtype).',
+      }
+    : {
+        name: 'model_init_kwargs',
+        value: { dtype: 'float32' },
+        comment: `fp32 weights, which is also what TRL loads when no dtype is given (${FP32_DEFAULT}); said here because bf16=True does not make the weights bf16. Full fine-tuning needs them: Adam's steps at learning rates near 1e-6 are far below bf16's resolution (about 0.4 % of a weight) and would round away. A reference model (beta > 0, DPO) is loaded the same way.`,
+      };
+}
+
 /** What every run sets beyond the lab's fields. */
-function runKwargs(outputDir: string): Kwarg[] {
+function runKwargs(outputDir: string, lora = false): Kwarg[] {
   return [
     { name: 'output_dir', value: outputDir },
-    { name: 'bf16', value: true, comment: 'bf16 weights and activations: an Ampere or newer GPU (TRL’s default when fp16 is off).' },
+    modelInitKwargs(lora),
+    { name: 'bf16', value: true, comment: 'Mixed precision: matrix products and activations in bf16 (an Ampere or newer GPU); the weights keep the dtype above.' },
     { name: 'gradient_checkpointing', value: true, comment: 'Recompute activations in the backward pass (TRL’s default; the README’s memory table assumes it).' },
     { name: 'logging_steps', value: 5 },
     { name: 'save_strategy', value: 'steps' },
@@ -72,7 +96,7 @@ ${lora ? 'ADAPTER_DIR = "outputs/sft-adapter"\n' : ''}${own ? constants(plan, 't
 def main():
     data = load_from_disk("data/sft")
     config = SFTConfig(
-${kwargLines(runKwargs(lora ? 'outputs/sft-adapter' : 'outputs/sft'), I)}
+${kwargLines(runKwargs(lora ? 'outputs/sft-adapter' : 'outputs/sft', Boolean(lora)), I)}
 ${kwargLines([...fields, { name: 'max_length', value: REAL_MAX_LENGTH, comment: 'TRL’s default; holds any GSM8K question with its solution.' }, ...loss], I)}
     )
 ${

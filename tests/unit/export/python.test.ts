@@ -32,7 +32,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 /** {file: {class: [keywords]}} for every call of a TRL config class, and the files that failed to compile. */
 const INSPECT = `
 import ast, json, pathlib, py_compile, sys
-calls, errors = {}, []
+calls, dtypes, errors = {}, {}, []
 for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
     try:
         py_compile.compile(str(path), doraise=True, cfile=str(path) + "c")  # inside the temporary folder
@@ -42,7 +42,10 @@ for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ${JSON.stringify(CLASSES)}:
             calls.setdefault(str(path), {}).setdefault(node.func.id, []).extend(k.arg for k in node.keywords)
-print(json.dumps({"calls": calls, "errors": errors, "files": len(list(pathlib.Path(sys.argv[1]).rglob("*.py")))}))
+            if node.func.id != "LoraConfig":
+                init = [k.value for k in node.keywords if k.arg == "model_init_kwargs"]
+                dtypes.setdefault(str(path), []).append(ast.literal_eval(init[0]).get("dtype") if init else None)
+print(json.dumps({"calls": calls, "dtypes": dtypes, "errors": errors, "files": len(list(pathlib.Path(sys.argv[1]).rglob("*.py")))}))
 `;
 
 describe.skipIf(!hasPython)('the generated Python', () => {
@@ -60,6 +63,16 @@ describe.skipIf(!hasPython)('the generated Python', () => {
       }
     }
     expect([...seen].sort()).toEqual([...CLASSES].sort());
+  });
+
+  it('every trainer script loads its model in a dtype it names: fp32 for full fine-tuning, bf16 under LoRA', () => {
+    const { dtypes } = python(INSPECT, [root]) as { dtypes: Record<string, (string | null)[]> };
+    const scripts = Object.keys(dtypes);
+    expect(scripts.filter((f) => /train_(sft|grpo|dpo|agent)\.py$/.test(f)).length).toBeGreaterThan(20);
+    for (const [file, found] of Object.entries(dtypes)) {
+      const lora = fs.readFileSync(file, 'utf8').includes('LoraConfig(');
+      for (const dtype of found) expect(dtype, path.relative(root, file)).toBe(lora ? 'bfloat16' : 'float32');
+    }
   });
 
   it('common.py rewards the lab’s completions as lib/tasks/rewards.ts does', () => {

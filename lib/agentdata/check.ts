@@ -126,7 +126,11 @@ function checkMessages(raw: unknown[], tools: Map<string, ToolDefinition> | null
       if (content.trim() === '') return add('empty_turn', path, 'the assistant message has neither content nor tool calls');
       lastAnswer = i;
     }
-    messages.push({ role: 'assistant', content, toolCalls: calls });
+    // AgentInstruct's per-turn flag (chapter 9): kept, so that a mask can honour it; a mask built from roles alone
+    // (TRL's assistant_only_loss) would train on the scripted turns it marks.
+    const loss = own(m, 'loss');
+    if (loss !== undefined && typeof loss !== 'boolean') return add('invalid_shape', `${path}.loss`, `"loss" marks whether the turn is trained on: true or false, got ${describe(loss)}`);
+    messages.push(loss === false ? { role: 'assistant', content, toolCalls: calls, loss } : { role: 'assistant', content, toolCalls: calls });
   });
   closePending();
 

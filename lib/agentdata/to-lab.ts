@@ -67,6 +67,9 @@ function convert(t: Trajectory): LabEpisode {
     if (m.role === 'tool') continue; // emitted right after its call, where the lab's environment answers
     if (m.role !== 'assistant') fail(`${at}: the lab has one user turn; a ${m.role} message cannot be converted`);
     const turn = m as Extract<Message, { role: 'assistant' }>;
+    if (turn.loss === false) {
+      fail(`${at}: this assistant turn is marked "loss": false (scripted, not the model's work); the lab trains on every assistant token of its one episode, so move such a turn into the prompt or drop it`);
+    }
     if (turn.toolCalls.length > 0) {
       if (turn.content.trim() !== '') fail(`${at}: free text beside tool calls ("${turn.content.trim().slice(0, 30)}") has no tokens in the lab; keep only the calls`);
       for (const call of turn.toolCalls) {

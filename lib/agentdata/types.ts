@@ -38,7 +38,11 @@ export interface ToolCall {
 
 export type Message =
   | { role: 'system' | 'developer' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
+  /**
+   * `loss: false` marks an assistant turn that is not the model's own work (AgentInstruct's flag: a scripted "OK, I'll
+   * follow your instructions" reply or a one-shot example the collection prompt inserted). Absent means true.
+   */
+  | { role: 'assistant'; content: string; toolCalls: ToolCall[]; loss?: boolean }
   | { role: 'tool'; toolCallId: string; content: string };
 
 /** A trajectory that passed every check, normalised: text parts joined, arguments parsed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toLabEpisode } from '@/lib/agentdata';
+import { toLabEpisode, validateTrajectory } from '@/lib/agentdata';
 import { CALCULATOR_TOOL, TWO_CALL_TRAJECTORY } from '@/lib/agentdata/examples';
 import { createCalculatorEnv, replayEpisode } from '@/lib/tasks/environment';
 import { AGENT_CHARS, createCharTokenizer } from '@/lib/tasks/tokenizer';
@@ -61,6 +61,20 @@ describe('toLabEpisode: chat trajectory → the agent lab tokens and loss mask',
     }
     const noCall = { messages: [{ role: 'user', content: '2+2' }, { role: 'assistant', content: '4' }] };
     expect(toLabEpisode(noCall)).toMatchObject({ ok: true, completion: ' #### 4<eos>' });
+  });
+
+  it('honours AgentInstruct’s per-turn "loss" flag: a turn marked false is never trained on as the policy’s, and a bad flag is named', () => {
+    const scripted = clone(TWO_CALL_TRAJECTORY);
+    (scripted.messages[1] as Record<string, unknown>).loss = false;
+    expect(validateTrajectory(scripted).ok).toBe(true); // valid data: the flag is part of the format
+    expect(reason(scripted)).toMatch(/messages\[1\]: this assistant turn is marked "loss": false \(scripted, not the model's work\)/);
+    const trained = clone(TWO_CALL_TRAJECTORY);
+    (trained.messages[1] as Record<string, unknown>).loss = true;
+    expect(toLabEpisode(trained)).toEqual(toLabEpisode(TWO_CALL_TRAJECTORY));
+    const bad = clone(TWO_CALL_TRAJECTORY);
+    (bad.messages[1] as Record<string, unknown>).loss = 'no';
+    const result = validateTrajectory(bad);
+    expect(result.errors).toEqual([expect.objectContaining({ code: 'invalid_shape', path: 'messages[1].loss' })]);
   });
 
   it('explains why a trajectory has no lab tokens', () => {

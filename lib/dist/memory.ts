@@ -9,8 +9,12 @@
  *   - activations in bytes per layer and micro-batch of b sequences of s tokens, with hidden size h and a
  *     attention heads, 16-bit activations, as the paper counts them for a GPT layer:
  *       no recomputation   sbh(34 + 5as/h);  with TP: sbh(10 + 24/t + 5as/(ht));  with TP + SP: sbh(34 + 5as/h)/t
- *       selective          drops the 5as/h attention-score term (what FlashAttention-style kernels also avoid)
+ *       selective          drops the quadratic attention term (what FlashAttention-style kernels also avoid)
  *       full               2sbh, only each layer's input (÷t when SP shards it)
+ *     The quadratic term 5as²b is, by the paper's section 4, the softmax output (2as²b), the attention-dropout
+ *     mask (as²b) and the dropout output (2as²b). A model without attention dropout keeps only the softmax
+ *     output, 2as²b, so 5 becomes 2 (attentionDropout: false; every preset here has attention_dropout 0.0).
+ *     The linear 34sbh keeps the paper's count, which includes two sbh dropout masks these models lack.
  *     The formula was derived for GPT layers (4h GeLU MLP, full multi-head attention, dropout): for Llama and
  *     Qwen (SwiGLU, grouped K/V heads, no dropout) it is an estimate, not an exact count;
  *   - with 1F1B the first stage holds min(p, m) micro-batches at once (Narayanan et al. 2021); without PP
@@ -108,11 +112,23 @@ export function layoutProblems(l: Layout): string[] {
 }
 
 /** Korthikanti et al.'s per-layer activation bytes for one micro-batch (see the file comment). */
-export function activationsPerLayer(args: { s: number; b: number; h: number; a: number; t: number; sp: boolean; recompute: Recompute }): number {
+export function activationsPerLayer(args: {
+  s: number;
+  b: number;
+  h: number;
+  a: number;
+  t: number;
+  sp: boolean;
+  recompute: Recompute;
+  /** Whether attention probabilities go through dropout (the paper's GPT layer: yes, the default). */
+  attentionDropout?: boolean;
+}): number {
   const { s, b, h, a, t, sp, recompute } = args;
   const sbh = s * b * h;
   if (recompute === 'full') return (2 * sbh) / (sp ? t : 1);
-  const scores = recompute === 'selective' ? 0 : (5 * a * s) / h;
+  // Softmax output (2 bytes per score), plus, with attention dropout, its mask (1) and its output (2).
+  const quadratic = (args.attentionDropout ?? true) ? 5 : 2;
+  const scores = recompute === 'selective' ? 0 : (quadratic * a * s) / h;
   if (sp) return (sbh * (34 + scores)) / t;
   return sbh * (10 + 24 / t + scores / t);
 }
@@ -133,7 +149,16 @@ export function memoryPerGpu(l: Layout): MemoryReport {
   const paramsPerGpu = stageParams / t;
   const states = zeroBreakdown({ params: paramsPerGpu, dp: l.dp, stage: l.zero });
   const sp = l.sequenceParallel && t > 1;
-  const layer = activationsPerLayer({ s: l.seqLen, b: l.microBatch, h: model.hidden, a: model.heads, t, sp, recompute: l.recompute });
+  const layer = activationsPerLayer({
+    s: l.seqLen,
+    b: l.microBatch,
+    h: model.hidden,
+    a: model.heads,
+    t,
+    sp,
+    recompute: l.recompute,
+    attentionDropout: model.attentionDropout,
+  });
   const inFlight = Math.min(p, l.microbatches);
   const activations = layer * most * inFlight;
   const total = states.total + activations;

@@ -21,6 +21,8 @@ export interface ModelShape {
   tiedEmbeddings: boolean; // tie_word_embeddings: the output layer reuses the input embedding
   /** Qwen3 normalises queries and keys per head (q_norm, k_norm: one vector of head_dim each). */
   qkNorm: boolean;
+  /** attention_dropout > 0 in config.json: the attention probabilities are kept with a dropout mask. */
+  attentionDropout: boolean;
 }
 
 export const MODEL_PRESETS: readonly ModelShape[] = [
@@ -38,6 +40,7 @@ export const MODEL_PRESETS: readonly ModelShape[] = [
     vocab: 151936,
     tiedEmbeddings: true,
     qkNorm: true,
+    attentionDropout: false,
   },
   {
     id: 'llama-3.1-8b',
@@ -53,6 +56,7 @@ export const MODEL_PRESETS: readonly ModelShape[] = [
     vocab: 128256,
     tiedEmbeddings: false,
     qkNorm: false,
+    attentionDropout: false,
   },
   {
     id: 'llama-3.1-70b',
@@ -68,6 +72,7 @@ export const MODEL_PRESETS: readonly ModelShape[] = [
     vocab: 128256,
     tiedEmbeddings: false,
     qkNorm: false,
+    attentionDropout: false,
   },
 ];
 

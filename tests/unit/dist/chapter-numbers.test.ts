@@ -34,10 +34,16 @@ describe('chapter 3 prints the numbers lib/dist computes', () => {
 
   it('the activation example (s = 4096, b = 1)', () => {
     const args = { s: 4096, b: 1, h: llama8.hidden, a: llama8.heads, t: 1, sp: false };
-    expect((5 * llama8.heads * 4096) / llama8.hidden).toBe(160);
-    expectText('$5as/h = 160$');
-    const none = activationsPerLayer({ ...args, recompute: 'none' });
+    // Llama has no attention dropout: the quadratic term is the softmax output alone, 2as²b (Korthikanti §4).
+    expect(llama8.attentionDropout).toBe(false);
+    expect((2 * llama8.heads * 4096) / llama8.hidden).toBe(64);
+    expectText('$2as/h = 64$');
+    const none = activationsPerLayer({ ...args, recompute: 'none', attentionDropout: false });
     expectText(`${fixed(none / GB, 2)} GB per layer, ${fixed((32 * none) / GB, 1)} GB for the 32 layers`);
+    // The paper's GPT layer, with attention dropout, for contrast.
+    expect((5 * llama8.heads * 4096) / llama8.hidden).toBe(160);
+    const paper = activationsPerLayer({ ...args, recompute: 'none' });
+    expectText(`With the paper's $5as/h = 160$ it would read ${fixed(paper / GB, 2)} GB per layer`);
     const selective = activationsPerLayer({ ...args, recompute: 'selective' });
     expectText(`${fixed(selective / GB, 2)} GB per layer and ${fixed((32 * selective) / GB, 1)} GB in all`);
   });

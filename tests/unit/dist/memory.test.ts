@@ -39,6 +39,18 @@ describe('activationsPerLayer: Korthikanti et al. 2022, Table 2', () => {
     expect(activationsPerLayer({ ...gpt3, t: 1, sp: false, recompute: 'full' })).toBe(2 * sbh);
     expect(activationsPerLayer({ ...gpt3, t: 8, sp: true, recompute: 'full' })).toBe((2 * sbh) / 8);
   });
+  it('keeps only the softmax output, 2as²b, without attention dropout (section 4: softmax 2as²b, mask as²b, dropout output 2as²b)', () => {
+    // 2as/h = 32 for GPT-3's layer.
+    expect(activationsPerLayer({ ...gpt3, t: 1, sp: false, recompute: 'none', attentionDropout: false })).toBe(sbh * 66);
+    expect(activationsPerLayer({ ...gpt3, t: 8, sp: false, recompute: 'none', attentionDropout: false })).toBe(sbh * 17); // 10 + 3 + 4
+    expect(activationsPerLayer({ ...gpt3, t: 8, sp: true, recompute: 'none', attentionDropout: false })).toBe((sbh * 66) / 8);
+    expect(activationsPerLayer({ ...gpt3, t: 8, sp: false, recompute: 'selective', attentionDropout: false })).toBe(sbh * 13);
+  });
+  it('memoryPerGpu uses the no-dropout term for the presets, which have attention_dropout 0.0', () => {
+    for (const m of MODEL_PRESETS) expect(m.attentionDropout).toBe(false);
+    const r = memoryPerGpu({ ...DEFAULT_LAYOUT, recompute: 'none' });
+    expect(r.activationsPerLayer).toBe(4096 * 4096 * (34 + 64)); // 2as/h = 2 · 32 · 4096 / 4096 = 64
+  });
 });
 
 describe('memoryPerGpu', () => {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { zeroMemory } from '@/lib/dist/zero';
+import { findModel, paramCount } from '@/lib/dist/models';
+import { MODEL_SHAPE } from '@/lib/export/versions';
 import * as rl from '@/lib/rl/index';
 import { tinyLMWeightShapes } from '@/lib/models/shapes';
 import { grpoSchema } from '@/lib/train/grpo-config';
@@ -122,14 +124,14 @@ describe('chapter 7: the pipeline’s arithmetic', () => {
     expect(pipeline).toContain(`gradient_accumulation_steps=4,      # ${16 * 4} completions per step: ${(16 * 4) / 8} prompts x 8 generations`);
   });
 
-  it('the lab model against Qwen2.5-0.5B, and its size wherever a chapter prints it', () => {
+  it('the lab model against Qwen3-0.6B, the export’s model, and its size wherever a chapter prints it', () => {
     const config = labModelConfig(createLabTask());
     const lab = [...tinyLMWeightShapes(config).values()].reduce((sum, shape) => sum + shape.reduce((a, b) => a * b, 1), 0);
-    const qwen = 0.49e9;
+    const qwen = paramCount(findModel(MODEL_SHAPE));
     expectPrinted(grpo, 'a 27.6k-parameter, 2-layer transformer', [lab / 1e3, config.n_layers]);
     expectPrinted(fs.readFileSync('content/chapters/05-dpo.mdx', 'utf8'), 'a 27.6k-parameter transformer', [lab / 1e3]);
     expectPrinted(fs.readFileSync('content/chapters/02-sft-lora.mdx', 'utf8'), 'the course\'s 27,606-parameter transformer', [lab]);
-    expectPrinted(pipeline, 'about 18,000 times fewer parameters than Qwen2.5-0.5B (27.6k against 0.49 billion)', [_, _, _, lab / 1e3, qwen / 1e9]);
-    expect(Math.abs(qwen / lab / 18000 - 1)).toBeLessThan(0.05);
+    expectPrinted(pipeline, 'about 22,000 times fewer parameters than Qwen3-0.6B (27.6k against 0.60 billion)', [_, _, _, lab / 1e3, qwen / 1e9]);
+    expect(Math.abs(qwen / lab / 22000 - 1)).toBeLessThan(0.05);
   });
 });

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { activationsPerLayer, findModel, paramCount, ringAllReduceBytes, zeroCommunication, zeroMemory } from '@/lib/dist';
+import { activationsPerLayer, findModel, paramCount, pipelineBubble, ringAllReduceBytes, zeroCommunication, zeroMemory } from '@/lib/dist';
 import { expectPrinted } from './printed-numbers';
 
 const chapter = fs.readFileSync('content/chapters/03-distributed-training.mdx', 'utf8');
@@ -106,5 +106,99 @@ describe('chapter 3: weight sync under ZeRO-3 with PEFT (TRL v1.13.0)', () => {
     expect(at(385)).toContain('def _iter_fsdp1_params');
     expect(at(397)).toContain('FSDP.summon_full_params(module, recurse=False');
     expect(at(517)).toContain('self.llm.reset_prefix_cache()');
+  });
+});
+
+describe('chapter 3: link bandwidths and when communication dominates', () => {
+  // One-direction rates: the H100 datasheet's NVLink 900 GB/s and PCIe Gen5 128 GB/s count both directions;
+  // InfiniBand NDR is 400 Gb/s per direction.
+  const nvlink = 900e9 / 2;
+  const pcie = 128e9 / 2;
+  const ib = 400e9 / 8;
+  const ring = ringAllReduceBytes({ workers: 8, bytes: 2 * psi });
+  const peak = 1979e12 / 2; // dense bf16: half the datasheet's sparse figure
+  const flopsPerSeq = 6 * psi * 4096;
+  it('prints the one-direction rates', () => {
+    expectPrinted(chapter, '| 900 GB/s, both directions | 450 GB/s |', [900, nvlink / GB]);
+    expectPrinted(chapter, '| 128 GB/s, both directions | 64 GB/s |', [128, pcie / GB]);
+    expectPrinted(chapter, '| 400 Gb/s | 50 GB/s |', [400, ib / GB]);
+  });
+  it('times the 8B all-reduce on each link and the computation of one 4096-token sequence', () => {
+    expectPrinted(chapter, 'take 62 ms inside one node over NVLink, 0.44 s over PCIe and 0.56 s when the 8 GPUs sit in 8 nodes', [
+      (1000 * ring) / nvlink,
+      ring / pcie,
+      ring / ib,
+      8,
+      8,
+    ]);
+    expectPrinted(chapter, '$6 \\times 8.03 \\times 10^9 \\times 4096 = 1.97 \\times 10^{14}$ operations: 0.20 s', [
+      6,
+      psi / 1e9,
+      null,
+      null,
+      4096,
+      flopsPerSeq / 1e14,
+      null,
+      null,
+      flopsPerSeq / peak,
+    ]);
+    expectPrinted(chapter, 'dense bf16 peak of 989 TFLOP/s (the datasheet\'s 1,979', [null, peak / 1e12, 1979]);
+    expectPrinted(chapter, "InfiniBand's 0.56 s is 2.8 times the computation", [ring / ib, ring / ib / (flopsPerSeq / peak)]);
+    expect(ring / nvlink).toBeLessThan(flopsPerSeq / peak); // NVLink hides behind the computation
+    const tokens = (ring / ib) / ((6 * psi) / peak);
+    expect(Math.round(tokens / 500) * 500).toBe(11500);
+    // Kaplan et al. §2.1: C ≈ 6N per token with N the non-embedding parameters and the context term
+    // 2·n_layer·n_ctx·d_attn (forward) dropped. Leaving out both embedding matrices, then adding back the
+    // output layer's product (2Vh forward) and the context term, three times over for forward and backward:
+    const vh = llama8.vocab * llama8.hidden;
+    const full = 6 * (psi - 2 * vh) + 3 * 2 * vh + 3 * 2 * llama8.layers * 4096 * llama8.hidden;
+    expect(Math.abs(full / (6 * psi) - 1)).toBeLessThan(0.01);
+    expect(chapter).toContain('comes within a percent of $6\\Psi$ for this model at 4096 tokens');
+    // "About": the chapter rounds 11,544 to the nearest 500.
+    expect(chapter).toContain('about 11,500 tokens per GPU');
+  });
+  it("the quiz: a 1B model's ring over 400 Gb/s InfiniBand takes 70 ms; the distractors are the named mistakes", () => {
+    const bytes = ringAllReduceBytes({ workers: 8, bytes: 2 * 1e9 });
+    expect(bytes).toBe(3.5e9);
+    expect((1000 * bytes) / ib).toBeCloseTo(70, 9);
+    expect(Math.round((1000 * bytes) / 400e9)).toBe(9); // Gb/s read as GB/s
+    expect((1000 * 2e9) / ib).toBeCloseTo(40, 9); // 2Ψ bytes sent once
+    expect(chapter).toContain('2 × 7/8 × 2 GB = 3.5 GB per GPU. 400 Gb/s is 50 GB/s, so 3.5 GB take 70 ms.');
+  });
+});
+
+describe('chapter 3: zero-bubble schedules (Qi et al. §2)', () => {
+  it('ZB-H1 cuts the bubble to (p − 1)/(3m) of the ideal time: 11.1% idle for p = 4, m = 8, against 27.3%', () => {
+    const p = 4;
+    const m = 8;
+    const ratio = (p - 1) / (3 * m);
+    const idle = ratio / (1 + ratio);
+    const oneF1B = pipelineBubble({ stages: p, microbatches: m, schedule: '1f1b' });
+    // The 1F1B idle fraction from the simulator's formula, and its ratio form (p − 1)/m three times ZB-H1's.
+    expect(oneF1B).toBeCloseTo((p - 1) / (m + p - 1), 12);
+    expect((p - 1) / m / ratio).toBeCloseTo(3, 12);
+    expectPrinted(chapter, 'for $p = 4$ and $m = 8$ an idle fraction of 11.1% instead of 27.3%', [p, m, 100 * idle, 100 * oneF1B]);
+    // Qi et al. Table 2 with T_F = T_B = T_W = 1: bubble (p − 1)(T_F + T_B + T_W) for 1F1B, (p − 1)(T_F + T_B − T_W)
+    // for ZB-H1, (p − 1)(T_F + T_B − 2T_W) = 0 for ZB-H2; each micro-batch is 3 units of work per stage.
+    const [tf, tb, tw] = [1, 1, 1];
+    const work = m * (tf + tb + tw);
+    expect(((p - 1) * (tf + tb + tw)) / (work + (p - 1) * (tf + tb + tw))).toBeCloseTo(oneF1B, 12);
+    expect(((p - 1) * (tf + tb - tw)) / (work + (p - 1) * (tf + tb - tw))).toBeCloseTo(idle, 12);
+    expect((p - 1) * (tf + tb - 2 * tw)).toBe(0);
+    expect(chapter).toContain('up to $2p - 1$ micro-batches of activations');
+    expect(chapter).toContain('[23, §4]');
+  });
+});
+
+describe('chapter 3: DualPipe and expert parallelism (DeepSeek-V3 §3.2)', () => {
+  it('prints Table 2 of the report and its parallel layout', () => {
+    expect(chapter).toContain('$(p/2 - 1)(T_{F\\&B} + T_B - 3T_W)$');
+    expect(chapter).toContain('$(p - 1)(T_F + T_B)$ for 1F1B');
+    expect(chapter).toContain('twice the parameter memory and $p + 1$ micro-batches of activations instead of $p$');
+    expect(chapter).toContain('computation-to-communication ratio was about 1:1');
+    expect(chapter).toContain('64-way expert parallelism over 8 nodes, 16-way pipeline parallelism and ZeRO-1 data parallelism');
+    expect(chapter).toContain('at most 4 nodes [24, §3.2, §3.2.2]');
+    // 64 EP ranks over 8 nodes: the 8 GPUs of a node each.
+    expect(64 / 8).toBe(8);
   });
 });

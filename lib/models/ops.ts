@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { wasmFastPaths } from './fast-paths';
+import { denseGrad, denseGradApplies } from './dense-kernel/dense-grad';
 import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';
 
 /**
@@ -22,6 +23,8 @@ function makeDense(activation: Activation) {
     return {
       value: y,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        // The same numbers as below in one kernel (dense-kernel/): no transposes, no repacking, no copies.
+        if (denseGradApplies()) return denseGrad(dy as tf.Tensor2D, saved[0] as tf.Tensor2D, saved[1] as tf.Tensor2D, activation === 'relu' ? (saved[2] as tf.Tensor2D) : null, true);
         const dz = activation === 'relu' ? tf.mul(dy, tf.step(saved[2])) : dy; // relu'(z) = [y > 0]
         return [
           tf.matMul(dz as tf.Tensor2D, tf.transpose(saved[1] as tf.Tensor2D)), // dx = dz·Wᵀ  [N, in]
@@ -38,10 +41,10 @@ const wasmMatMul = tf.customGrad((a, b, save) => {
   (save as tf.GradSaveFunc)([a2, b2]);
   return {
     value: tf.matMul(a2, b2),
-    gradFunc: (dy: tf.Tensor, [sa, sb]: tf.Tensor[]) => [
-      tf.matMul(dy as tf.Tensor2D, tf.transpose(sb as tf.Tensor2D)),
-      tf.matMul(tf.transpose(sa as tf.Tensor2D), dy as tf.Tensor2D),
-    ],
+    gradFunc: (dy: tf.Tensor, [sa, sb]: tf.Tensor[]) =>
+      denseGradApplies()
+        ? denseGrad(dy as tf.Tensor2D, sa as tf.Tensor2D, sb as tf.Tensor2D, null, false)
+        : [tf.matMul(dy as tf.Tensor2D, tf.transpose(sb as tf.Tensor2D)), tf.matMul(tf.transpose(sa as tf.Tensor2D), dy as tf.Tensor2D)],
   };
 });
 

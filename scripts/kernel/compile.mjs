@@ -13,8 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Each kernel: its AssemblyScript source, the generated module, and the name of the base64 constant it exports. */
 export const KERNELS = {
   decode: { source: 'lib/models/decode-kernel/assembly/index.ts', output: 'lib/models/decode-kernel/wasm.ts', constant: 'DECODE_KERNEL_WASM_BASE64', test: 'tests/unit/models/decode-kernel.test.ts' },
-  matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts' },
-  // Works on tfjs-wasm's own heap: imports its memory instead of having one.
+  // These two work on tfjs-wasm's own heap (lib/models/wasm-heap.ts): they import its memory instead of having one.
+  matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts', flags: ['--importMemory'] },
   dense: { source: 'lib/models/dense-kernel/assembly/index.ts', output: 'lib/models/dense-kernel/wasm.ts', constant: 'DENSE_KERNEL_WASM_BASE64', test: 'tests/unit/models/dense-kernel.test.ts', flags: ['--importMemory'] },
 };
 

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { wasmFastPaths } from '../fast-paths';
+import { heapKernel, heapOf, registerWasmKernel } from '../wasm-heap';
 import { DENSE_KERNEL_WASM_BASE64 } from './wasm';
 
 /**
@@ -18,58 +19,30 @@ interface KernelExports {
   columnSums(a: number, stride: number, out: number, rows: number, cols: number): void;
 }
 
-/** What the kernel needs of tfjs-wasm's backend (tfjs-backend-wasm 4.22's BackendWasm; not in its public typings). */
-interface WasmBackendInternals {
-  wasm?: { asm?: { memory?: unknown }; _malloc(bytes: number): number; _free(at: number): void };
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
-}
-
 const KERNEL_NAME = 'ArlDenseGrad';
-
-let module: WebAssembly.Module | null | undefined; // undefined: not tried yet; null: cannot run here (no SIMD)
-const instances = new WeakMap<WebAssembly.Memory, KernelExports>();
-
-/** The kernel instantiated on this backend's heap, or null where it cannot run. Synchronous: 3.7 KB compile. */
-function kernelFor(backend: unknown): KernelExports | null {
-  const memory = (backend as Partial<WasmBackendInternals>).wasm?.asm?.memory;
-  if (!(memory instanceof WebAssembly.Memory)) return null;
-  const known = instances.get(memory);
-  if (known) return known;
-  if (module === undefined) {
-    try {
-      module = new WebAssembly.Module(Uint8Array.from(atob(DENSE_KERNEL_WASM_BASE64), (c) => c.charCodeAt(0)));
-    } catch {
-      module = null; // no WebAssembly SIMD (a validation error)
-    }
-  }
-  if (module === null) return null;
-  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
-  instances.set(memory, exports);
-  return exports;
-}
+const kernelFor = heapKernel<KernelExports>(DENSE_KERNEL_WASM_BASE64);
 
 const ceil8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** inputs dy [n, out], x [n, in], w [in, out], y [n, out] (only with relu) → dx [n, in], dW [in, out], db [out] (with bias). */
 function denseGradKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): tf.TensorInfo[] {
-  const b = backend as WasmBackendInternals;
+  const heap = heapOf(backend);
   const k = kernelFor(backend)!;
   const { dy, x, w, y } = inputs as Record<string, tf.TensorInfo>;
   const relu = Boolean(attrs?.relu);
   const withBias = Boolean(attrs?.bias);
   const [n, inDim] = x.shape;
   const outDim = w.shape[1];
-  const at = (t: tf.TensorInfo) => b.dataIdMap.get(t.dataId)!.memoryOffset;
-  const dx = b.makeOutput([n, inDim], 'float32');
-  const dw = b.makeOutput([inDim, outDim], 'float32');
-  const db = withBias ? b.makeOutput([outDim], 'float32') : null;
+  const at = heap.at;
+  const dx = heap.output([n, inDim]);
+  const dw = heap.output([inDim, outDim]);
+  const db = withBias ? heap.output([outDim]) : null;
   // dz in a padded copy when the ReLU changes it or its rows are not whole 8-float tiles; Wᵀ always (small).
   const copyDz = relu || outDim % 8 !== 0;
   const dzStride = copyDz ? ceil8(outDim) : outDim;
   const wtStride = ceil8(inDim);
   const dzBytes = copyDz ? n * dzStride * 4 : 0;
-  const scratch = b.wasm!._malloc(dzBytes + outDim * wtStride * 4) >>> 0;
+  const scratch = heap.malloc(dzBytes + outDim * wtStride * 4);
   try {
     const dz = copyDz ? scratch : at(dy);
     const wt = scratch + dzBytes;
@@ -79,7 +52,7 @@ function denseGradKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInf
     k.productTransposedA(at(x), inDim, dz, dzStride, at(dw), n, inDim, outDim);
     if (db) k.columnSums(dz, dzStride, at(db), n, outDim);
   } finally {
-    b.wasm!._free(scratch);
+    heap.free(scratch);
   }
   return db ? [dx, dw, db] : [dx, dw];
 }
@@ -87,7 +60,7 @@ function denseGradKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInf
 /** Whether denseGrad runs here and now: the fast paths on (../fast-paths.ts), the wasm backend, WebAssembly SIMD. */
 export function denseGradApplies(): boolean {
   if (!wasmFastPaths() || kernelFor(tf.backend()) === null) return false;
-  if (!tf.getKernel(KERNEL_NAME, 'wasm')) tf.registerKernel({ kernelName: KERNEL_NAME, backendName: 'wasm', kernelFunc: denseGradKernel as unknown as tf.KernelFunc });
+  registerWasmKernel(KERNEL_NAME, denseGradKernel);
   return true;
 }
 

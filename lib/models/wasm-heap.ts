@@ -29,7 +29,12 @@ export function heapKernel<T>(base64: string): (backend: unknown) => T | null {
       }
     }
     if (module === null) return null;
-    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T;
+    let exports: T;
+    try {
+      exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T;
+    } catch {
+      return null; // a heap the module cannot import (a shared memory: tfjs-wasm's threaded build)
+    }
     instances.set(memory, exports);
     return exports;
   };

@@ -1,6 +1,7 @@
 /**
  * The wasm fast paths (lib/models/fast-paths.ts): LayerNorm and attention with their backward passes written out,
- * attention's products on the matmul kernel, Adam in JavaScript (tests/unit/train/optim.test.ts). They must give the
+ * attention's products on the matmul kernel, dense layers' backward on the dense kernel (dense-kernel.test.ts), clones
+ * that share data, Adam on the heap (tests/unit/train/optim.test.ts). They must give the
  * stock numbers bit for bit, forward and backward, so that no seeded run, claim or checkpoint moves; and the gradients
  * must be right in their own terms, against finite differences of a float64 reference.
  */
@@ -95,6 +96,28 @@ describe('the wasm fast paths', () => {
     setWasmFastPaths(false);
     expect(wasmFastPaths()).toBe(false);
     setWasmFastPaths(true);
+  });
+
+  it('clone (what autodiff runs on every tensor it saves) shares the data instead of copying it; off, it copies', () => {
+    const x = tf.tensor1d([1.5, -2, 3]);
+    const buffers = () => (tf.memory() as unknown as { numDataBuffers: number }).numDataBuffers;
+    const cloneBuffers = () => {
+      const before = buffers();
+      const y = tf.clone(x);
+      return { y, added: buffers() - before };
+    };
+    const shared = cloneBuffers();
+    expect(shared.added).toBe(0);
+    setWasmFastPaths(false);
+    const copied = cloneBuffers();
+    setWasmFastPaths(true);
+    expect(copied.added).toBe(1);
+    x.dispose(); // the shared clone keeps the values alive
+    expect(Array.from(shared.y.dataSync())).toEqual([1.5, -2, 3]);
+    expect(Array.from(copied.y.dataSync())).toEqual([1.5, -2, 3]);
+    const tensors = tf.memory().numTensors;
+    tf.dispose([shared.y, copied.y]);
+    expect(tf.memory().numTensors).toBe(tensors - 2);
   });
 
   it('LayerNorm: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {

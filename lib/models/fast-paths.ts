@@ -1,10 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 
 /**
- * The wasm backend's hand-written fast paths: attention's batched products on a WebAssembly kernel
- * (matmul-kernel/, tf.matMul's numbers bit for bit), and LayerNorm and attention with hand-written backward passes
- * (ops.ts: the same forward values, gradients equal to autodiff's to float rounding). tfjs-wasm runs the stock
- * versions several times slower: scalar loops for batched matmuls, and a copy of every tensor autodiff saves.
+ * The wasm backend's hand-written fast paths, each with the stock numbers bit for bit: attention's batched products
+ * (matmul-kernel/) and every dense layer's backward pass (dense-kernel/) as WebAssembly kernels on tfjs-wasm's heap,
+ * LayerNorm and attention with their backward passes written out (ops.ts), clones that share data (below), and
+ * clipping with Adam as one kernel per variable (lib/train/adam-kernel/). tfjs-wasm runs the stock versions several
+ * times slower: scalar loops for batched matmuls, XNNPACK repacking every step's new operands, a copy of every tensor
+ * autodiff saves, and a dozen small kernels where one would do.
  * On by default; the benchmark's fixed anchor step turns them off, and the tests compare the two.
  */
 let enabled = true;

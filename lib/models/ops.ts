@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { wasmFastPaths } from './fast-paths';
 import { denseGrad, denseGradApplies } from './dense-kernel/dense-grad';
+import { layerNormBackward, layerNormForward, layerNormKernelApplies } from './layernorm-kernel/layer-norm';
 import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';
 
 /**
@@ -95,11 +96,14 @@ function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {
  * residual stream too, and its gradients must be summed in autodiff's order (float addition is not associative).
  */
 const normalizeWithGrad = tf.customGrad((xc, g, b, save) => {
-  const { y, shifted, inv, xhat } = normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
+  // Both passes as one kernel each where it runs (layernorm-kernel/: the same operations on tfjs-wasm's heap).
+  const fused = layerNormKernelApplies();
+  const { y, shifted, inv, xhat } = fused ? layerNormForward(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor, LN_EPS) : normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
   (save as tf.GradSaveFunc)([xc as tf.Tensor, shifted, inv, xhat, g as tf.Tensor]);
   return {
     value: y,
     gradFunc: (dy: tf.Tensor, [sxc, sShifted, sInv, sXhat, sg]: tf.Tensor[]) => {
+      if (fused && layerNormKernelApplies()) return layerNormBackward(dy, sxc, sShifted, sInv, sXhat, sg);
       const D = dy.shape[1]!;
       const dXhat = tf.mul(dy, sg); // y = x̂·g + b
       const dInv = tf.sum(tf.mul(dXhat, sxc), 1, true); // x̂ = xc·inv

@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { wasmFastPaths } from './fast-paths';
+import { denseGrad, denseGradApplies } from './dense-kernel/dense-grad';
+import { layerNormBackward, layerNormForward, layerNormKernelApplies } from './layernorm-kernel/layer-norm';
 import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';
 
 /**
@@ -22,6 +24,8 @@ function makeDense(activation: Activation) {
     return {
       value: y,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        // The same numbers as below in one kernel (dense-kernel/): no transposes, no repacking, no copies.
+        if (denseGradApplies()) return denseGrad(dy as tf.Tensor2D, saved[0] as tf.Tensor2D, saved[1] as tf.Tensor2D, activation === 'relu' ? (saved[2] as tf.Tensor2D) : null, true);
         const dz = activation === 'relu' ? tf.mul(dy, tf.step(saved[2])) : dy; // relu'(z) = [y > 0]
         return [
           tf.matMul(dz as tf.Tensor2D, tf.transpose(saved[1] as tf.Tensor2D)), // dx = dz·Wᵀ  [N, in]
@@ -38,10 +42,10 @@ const wasmMatMul = tf.customGrad((a, b, save) => {
   (save as tf.GradSaveFunc)([a2, b2]);
   return {
     value: tf.matMul(a2, b2),
-    gradFunc: (dy: tf.Tensor, [sa, sb]: tf.Tensor[]) => [
-      tf.matMul(dy as tf.Tensor2D, tf.transpose(sb as tf.Tensor2D)),
-      tf.matMul(tf.transpose(sa as tf.Tensor2D), dy as tf.Tensor2D),
-    ],
+    gradFunc: (dy: tf.Tensor, [sa, sb]: tf.Tensor[]) =>
+      denseGradApplies()
+        ? denseGrad(dy as tf.Tensor2D, sa as tf.Tensor2D, sb as tf.Tensor2D, null, false)
+        : [tf.matMul(dy as tf.Tensor2D, tf.transpose(sb as tf.Tensor2D)), tf.matMul(tf.transpose(sa as tf.Tensor2D), dy as tf.Tensor2D)],
   };
 });
 
@@ -92,11 +96,14 @@ function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {
  * residual stream too, and its gradients must be summed in autodiff's order (float addition is not associative).
  */
 const normalizeWithGrad = tf.customGrad((xc, g, b, save) => {
-  const { y, shifted, inv, xhat } = normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
+  // Both passes as one kernel each where it runs (layernorm-kernel/: the same operations on tfjs-wasm's heap).
+  const fused = layerNormKernelApplies();
+  const { y, shifted, inv, xhat } = fused ? layerNormForward(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor, LN_EPS) : normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
   (save as tf.GradSaveFunc)([xc as tf.Tensor, shifted, inv, xhat, g as tf.Tensor]);
   return {
     value: y,
     gradFunc: (dy: tf.Tensor, [sxc, sShifted, sInv, sXhat, sg]: tf.Tensor[]) => {
+      if (fused && layerNormKernelApplies()) return layerNormBackward(dy, sxc, sShifted, sInv, sXhat, sg);
       const D = dy.shape[1]!;
       const dXhat = tf.mul(dy, sg); // y = x̂·g + b
       const dInv = tf.sum(tf.mul(dXhat, sxc), 1, true); // x̂ = xc·inv

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { wasmFastPaths } from '@/lib/models/fast-paths';
+import { adamKernelApplies, adamUpdate, sumOfSquares } from './adam-kernel/adam-kernel';
 
 /**
  * Adam's ε, pinned. tfjs takes it from the backend when none is given: 1e-7 on cpu, wasm and WebGPU, but 1e-4 on WebGL
@@ -23,21 +23,46 @@ interface AdamState {
 }
 
 /**
- * tfjs's AdamOptimizer with, on wasm (lib/models/fast-paths.ts), the same update computed in JavaScript over all of a
- * variable's values at once: about five kernels per variable instead of fourteen. Same numbers bit for bit: every
- * operation is rounded to float32 as tfjs's kernels round it (Math.fround of the float64 result is the correctly
- * rounded float32 result for +, −, ×, ÷ and √), in tfjs's order (adam_optimizer.ts, tfjs 4.22).
+ * tfjs's AdamOptimizer with, on wasm (lib/models/fast-paths.ts), the update of each variable as one kernel on tfjs-wasm's
+ * heap (adam-kernel/): one call instead of fourteen kernels per variable. Same numbers bit for bit: every operation is
+ * rounded to float32 as tfjs's kernels round it, in tfjs's order (adam_optimizer.ts, tfjs 4.22). optimizerStep also
+ * has it clip the gradients first (clipAndApply), which saves clipByGlobalNorm's ~3 kernels per variable.
  */
 class FastAdam extends tf.AdamOptimizer {
   override applyGradients(variableGradients: Parameters<tf.AdamOptimizer['applyGradients']>[0]): void {
-    if (!wasmFastPaths() || Array.isArray(variableGradients)) return super.applyGradients(variableGradients);
+    if (Array.isArray(variableGradients) || !adamKernelApplies()) return super.applyGradients(variableGradients);
+    this.update(variableGradients, 1); // g·1 = g exactly
+  }
+
+  /**
+   * clipByGlobalNorm(grads, maxNorm) then applyGradients, with clipByGlobalNorm's numbers: ‖g‖ = √(0 + Σ₀ + Σ₁ + …) over
+   * the gradients in order (Square, Sum, AddN, Sqrt), scale = min(1, c / (‖g‖ + 1e-6)), each in float32. Returns ‖g‖.
+   * Where adamKernelApplies().
+   */
+  clipAndApply(grads: tf.NamedTensorMap, maxNorm: number): tf.Scalar {
+    const f = Math.fround;
+    let total = 0;
+    for (const name of Object.keys(grads)) total = f(total + sumOfSquares(grads[name]));
+    const norm = f(Math.sqrt(total));
+    this.update(grads, Math.min(1, f(f(maxNorm) / f(norm + f(1e-6)))));
+    return tf.scalar(norm);
+  }
+
+  private update(variableGradients: tf.NamedTensorMap, scale: number): void {
     const state = this as unknown as AdamState;
     const f = Math.fround;
-    const [beta1, beta2, oneMinusBeta1, oneMinusBeta2] = [f(this.beta1), f(this.beta2), f(1 - this.beta1), f(1 - this.beta2)];
-    const [epsilon, step] = [f(this.epsilon), f(-this.learningRate)];
     const accBeta1 = state.accBeta1.dataSync()[0];
     const accBeta2 = state.accBeta2.dataSync()[0];
-    const [correction1, correction2] = [f(1 - accBeta1), f(1 - accBeta2)];
+    const constants = {
+      beta1: f(this.beta1),
+      beta2: f(this.beta2),
+      oneMinusBeta1: f(1 - this.beta1),
+      oneMinusBeta2: f(1 - this.beta2),
+      correction1: f(1 - accBeta1),
+      correction2: f(1 - accBeta2),
+      epsilon: f(this.epsilon),
+      step: f(-this.learningRate),
+    };
     Object.keys(variableGradients).forEach((name, i) => {
       const value = tf.engine().registeredVariables[name];
       state.accumulatedFirstMoment[i] ??= { originalName: `${name}/m`, variable: tf.tidy(() => tf.zerosLike(value).variable(false)) };
@@ -46,26 +71,16 @@ class FastAdam extends tf.AdamOptimizer {
       if (gradient == null) return;
       const firstMoment = state.accumulatedFirstMoment[i].variable;
       const secondMoment = state.accumulatedSecondMoment[i].variable;
-      const g = gradient.dataSync() as Float32Array;
-      const m = firstMoment.dataSync() as Float32Array;
-      const v = secondMoment.dataSync() as Float32Array;
-      const x = value.dataSync() as Float32Array;
-      const [nextM, nextV, nextX] = [new Float32Array(g.length), new Float32Array(g.length), new Float32Array(g.length)];
-      for (let j = 0; j < g.length; j++) {
-        nextM[j] = f(f(m[j] * beta1) + f(g[j] * oneMinusBeta1));
-        nextV[j] = f(f(v[j] * beta2) + f(f(g[j] * g[j]) * oneMinusBeta2));
-        const update = f(f(nextM[j] / correction1) / f(f(Math.sqrt(f(nextV[j] / correction2))) + epsilon));
-        nextX[j] = f(f(update * step) + x[j]);
-      }
       tf.tidy(() => {
-        firstMoment.assign(tf.tensor(nextM, firstMoment.shape));
-        secondMoment.assign(tf.tensor(nextV, secondMoment.shape));
-        value.assign(tf.tensor(nextX, value.shape));
+        const [m, v, x] = adamUpdate(gradient, firstMoment, secondMoment, value, scale, constants);
+        firstMoment.assign(m);
+        secondMoment.assign(v);
+        value.assign(x);
       });
     });
     tf.tidy(() => {
-      state.accBeta1.assign(tf.scalar(f(accBeta1 * beta1)));
-      state.accBeta2.assign(tf.scalar(f(accBeta2 * beta2)));
+      state.accBeta1.assign(tf.scalar(f(accBeta1 * constants.beta1)));
+      state.accBeta2.assign(tf.scalar(f(accBeta2 * constants.beta2)));
     });
     this.incrementIterations();
   }
@@ -139,9 +154,15 @@ export function optimizerStep(
   const t0 = performance.now();
   const { value, grads } = tf.variableGrads(() => freeTapeOnThrow(lossFn), variables);
   const t1 = performance.now();
-  const { grads: clipped, norm } = clipByGlobalNorm(grads, maxGradNorm);
-  optimizer.applyGradients(clipped);
-  tf.dispose([value, grads, clipped]);
+  let norm: tf.Scalar;
+  if (optimizer instanceof FastAdam && adamKernelApplies()) norm = optimizer.clipAndApply(grads, maxGradNorm);
+  else {
+    const clipped = clipByGlobalNorm(grads, maxGradNorm);
+    optimizer.applyGradients(clipped.grads);
+    tf.dispose(clipped.grads);
+    norm = clipped.norm;
+  }
+  tf.dispose([value, grads]);
   timer?.add('forward_backward', t1 - t0);
   timer?.add('optimizer', since(t1));
   return norm;

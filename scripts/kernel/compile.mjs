@@ -1,5 +1,6 @@
 // Compiles the WebAssembly kernels written in AssemblyScript and returns, for each, the TypeScript module that embeds
-// it: the fused decoding step (lib/models/decode-kernel) and the batched matmul (lib/models/matmul-kernel). Shared by
+// it: the fused decoding step (lib/models/decode-kernel), the batched matmul (lib/models/matmul-kernel), the dense
+// layer's backward pass (lib/models/dense-kernel), LayerNorm (lib/models/layernorm-kernel) and clipping with Adam (lib/train/adam-kernel). Shared by
 // `npm run build:kernel`, which writes the files, and the unit tests that check each committed file is what its
 // source compiles to.
 import fs from 'node:fs';
@@ -12,7 +13,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Each kernel: its AssemblyScript source, the generated module, and the name of the base64 constant it exports. */
 export const KERNELS = {
   decode: { source: 'lib/models/decode-kernel/assembly/index.ts', output: 'lib/models/decode-kernel/wasm.ts', constant: 'DECODE_KERNEL_WASM_BASE64', test: 'tests/unit/models/decode-kernel.test.ts' },
-  matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts' },
+  // These two work on tfjs-wasm's own heap (lib/models/wasm-heap.ts): they import its memory instead of having one.
+  matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts', flags: ['--importMemory'] },
+  dense: { source: 'lib/models/dense-kernel/assembly/index.ts', output: 'lib/models/dense-kernel/wasm.ts', constant: 'DENSE_KERNEL_WASM_BASE64', test: 'tests/unit/models/dense-kernel.test.ts', flags: ['--importMemory'] },
+  layernorm: { source: 'lib/models/layernorm-kernel/assembly/index.ts', output: 'lib/models/layernorm-kernel/wasm.ts', constant: 'LAYERNORM_KERNEL_WASM_BASE64', test: 'tests/unit/models/fast-paths.test.ts', flags: ['--importMemory'] },
+  adam: { source: 'lib/train/adam-kernel/assembly/index.ts', output: 'lib/train/adam-kernel/wasm.ts', constant: 'ADAM_KERNEL_WASM_BASE64', test: 'tests/unit/train/optim.test.ts', flags: ['--importMemory'] },
 };
 
 /** The exact asc flags: -O3, SIMD, no GC runtime (the kernels allocate nothing), no assertions (no imports). */
@@ -24,7 +29,7 @@ export async function compileKernel(name) {
   if (!kernel) throw new Error(`no kernel named ${name} (known: ${Object.keys(KERNELS).join(', ')})`);
   let binary = null;
   const errors = [];
-  const { error } = await asc.main([kernel.source, ...FLAGS, '--outFile', 'kernel.wasm'], {
+  const { error } = await asc.main([kernel.source, ...FLAGS, ...(kernel.flags ?? []), '--outFile', 'kernel.wasm'], {
     readFile: (file, baseDir) => {
       const full = path.resolve(ROOT, baseDir ?? '.', file);
       return fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : null;

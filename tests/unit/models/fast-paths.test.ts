@@ -1,9 +1,11 @@
 /**
  * The wasm fast paths (lib/models/fast-paths.ts): LayerNorm and attention with their backward passes written out,
- * attention's products on the matmul kernel, Adam in JavaScript (tests/unit/train/optim.test.ts). They must give the
+ * attention's products on the matmul kernel, dense layers' backward on the dense kernel (dense-kernel.test.ts), clones
+ * that share data, Adam on the heap (tests/unit/train/optim.test.ts). They must give the
  * stock numbers bit for bit, forward and backward, so that no seeded run, claim or checkpoint moves; and the gradients
  * must be right in their own terms, against finite differences of a float64 reference.
  */
+import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWasmFastPaths, wasmFastPaths } from '@/lib/models/fast-paths';
@@ -13,6 +15,7 @@ import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
 import { createArithmeticTask } from '@/lib/tasks/arithmetic';
 import { selectBackend } from '@/lib/tf/backend';
+import { compileKernel, KERNELS } from '@/scripts/kernel/compile.mjs';
 
 const randoms = (n: number, seed: number, scale = 1) => {
   const rng = createRng(seed);
@@ -97,9 +100,34 @@ describe('the wasm fast paths', () => {
     setWasmFastPaths(true);
   });
 
+  it('clone (what autodiff runs on every tensor it saves) shares the data instead of copying it; off, it copies', () => {
+    const x = tf.tensor1d([1.5, -2, 3]);
+    const buffers = () => (tf.memory() as unknown as { numDataBuffers: number }).numDataBuffers;
+    const cloneBuffers = () => {
+      const before = buffers();
+      const y = tf.clone(x);
+      return { y, added: buffers() - before };
+    };
+    const shared = cloneBuffers();
+    expect(shared.added).toBe(0);
+    setWasmFastPaths(false);
+    const copied = cloneBuffers();
+    setWasmFastPaths(true);
+    expect(copied.added).toBe(1);
+    x.dispose(); // the shared clone keeps the values alive
+    expect(Array.from(shared.y.dataSync())).toEqual([1.5, -2, 3]);
+    expect(Array.from(copied.y.dataSync())).toEqual([1.5, -2, 3]);
+    const tensors = tf.memory().numTensors;
+    tf.dispose([shared.y, copied.y]);
+    expect(tf.memory().numTensors).toBe(tensors - 2);
+  });
+
   it('LayerNorm: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {
-    const [N, D] = [5, 8];
-    const [x, g, b, w] = [randoms(N * D, 1, 3), randoms(D, 2), randoms(D, 3), randoms(N * D, 4)];
+    for (const [N, D] of [[5, 8], [7, 12]]) checkLayerNorm(N, D);
+  });
+
+  function checkLayerNorm(N: number, D: number) {
+    const [x, g, b, w] = [randoms(N * D, N + 1, 3), randoms(D, N + 2), randoms(D, N + 3), randoms(N * D, N + 4)];
     const loss = (xs: tf.Tensor, gs: tf.Tensor, bs: tf.Tensor) => tf.sum(tf.mul(layerNorm(xs as tf.Tensor2D, gs, bs), tf.tensor2d(w, [N, D])));
     const inputs = [tf.tensor2d(x, [N, D]), tf.tensor1d(g), tf.tensor1d(b)];
     const fast = tf.grads(loss)(inputs);
@@ -114,7 +142,7 @@ describe('the wasm fast paths', () => {
     const expected = [numericGradient((xs) => f(xs, g, b), x), numericGradient((gs) => f(x, gs, b), g), numericGradient((bs) => f(x, g, bs), b)];
     fast.forEach((grad, i) => expect(relativeError(grad.dataSync(), expected[i])).toBeLessThan(1e-4));
     tf.dispose([...inputs, ...fast, ...stock, y, stockY]);
-  });
+  }
 
   it('attention: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {
     const [H, B, T, hd] = [2, 3, 5, 4];
@@ -165,4 +193,9 @@ describe('the wasm fast paths', () => {
     tf.dispose([ids, targets]);
     model.dispose();
   });
+});
+
+it('the committed LayerNorm kernel is what layernorm-kernel/assembly/index.ts compiles to (run `npm run build:kernel` after editing it)', async () => {
+  const text: string = await compileKernel('layernorm');
+  expect(fs.readFileSync(KERNELS.layernorm.output, 'utf8')).toBe(text);
 });

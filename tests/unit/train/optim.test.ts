@@ -2,12 +2,15 @@
  * The optimizer every trainer uses: Adam with ε pinned, so that a run's numbers do not depend on the backend (tfjs's
  * WebGL backend would otherwise pick ε = 1e-4; tests/e2e/backends.spec.ts compares backends in Chromium).
  */
+import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setWasmFastPaths } from '@/lib/models/fast-paths';
 import { createRng } from '@/lib/random';
 import { selectBackend } from '@/lib/tf/backend';
-import { ADAM_EPSILON, adam, clipByGlobalNorm } from '@/lib/train/optim';
+import { adamKernelApplies, adamUpdate } from '@/lib/train/adam-kernel/adam-kernel';
+import { ADAM_EPSILON, adam, clipByGlobalNorm, optimizerStep } from '@/lib/train/optim';
+import { compileKernel, KERNELS } from '@/scripts/kernel/compile.mjs';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] }); // registers wasm for the test that needs it
@@ -46,7 +49,7 @@ describe('clipByGlobalNorm', () => {
   });
 });
 
-describe('adam on wasm (lib/models/fast-paths.ts: the update in JavaScript)', () => {
+describe('adam on wasm (lib/models/fast-paths.ts: the update as one kernel per variable, lib/train/adam-kernel)', () => {
   const bits = (t: tf.Tensor) => Array.from(new Uint32Array((t.dataSync() as Float32Array).slice().buffer));
 
   it('gives tfjs’s Adam bit for bit over many steps, even when the two paths alternate, with no tensors left over', async () => {
@@ -77,4 +80,55 @@ describe('adam on wasm (lib/models/fast-paths.ts: the update in JavaScript)', ()
       await tf.setBackend('cpu');
     }
   });
+});
+
+describe('optimizerStep on wasm: clipping and Adam on the heap (lib/train/adam-kernel)', () => {
+  const bits = (t: tf.Tensor) => Array.from(new Uint32Array((t.dataSync() as Float32Array).slice().buffer));
+
+  it('gives clipByGlobalNorm then tfjs’s Adam bit for bit, clipping or not, and the same grad_norm, with no tensors left over', async () => {
+    await tf.setBackend('wasm');
+    try {
+      expect(adamKernelApplies()).toBe(true);
+      const rng = createRng(12);
+      const start = Array.from({ length: 4 }, (_, i) => Float32Array.from({ length: 3 + i * 6 }, () => rng.normal()));
+      const makeWeights = () => start.map((values) => tf.variable(tf.tensor1d(values)));
+      const [fast, stock] = [makeWeights(), makeWeights()];
+      const [fastAdam, stockAdam]: tf.Optimizer[] = [adam(1e-2), tf.train.adam(1e-2, 0.9, 0.999, ADAM_EPSILON)];
+      let tensors = 0;
+      for (let step = 0; step < 12; step++) {
+        // The loss Σ w·c has gradient c: over several decades, so ‖g‖ falls on both sides of max_grad_norm = 1.
+        const decade = 10 ** (step % 4 - 2);
+        const coefficients = start.map((values) => tf.tensor1d(Float32Array.from(values, (_, i) => (i % 4 === 0 ? 0 : rng.normal() * decade))));
+        const loss = (weights: tf.Variable[]) => () => tf.addN(weights.map((w, k) => tf.sum(tf.mul(w, coefficients[k])))) as tf.Scalar;
+        const norm = optimizerStep(fastAdam, fast, 1, loss(fast));
+        const { value, grads } = tf.variableGrads(loss(stock), stock);
+        const clipped = clipByGlobalNorm(grads, 1);
+        stockAdam.applyGradients(clipped.grads);
+        expect(bits(norm), `grad_norm at step ${step}`).toEqual(bits(clipped.norm));
+        fast.forEach((w, k) => expect(bits(w), `step ${step}, weight ${k}`).toEqual(bits(stock[k])));
+        tf.dispose([value, norm, clipped.norm, ...Object.values(grads), ...Object.values(clipped.grads), ...coefficients]);
+        if (step === 1) tensors = tf.memory().numTensors;
+      }
+      expect(tf.memory().numTensors).toBe(tensors);
+      fastAdam.dispose();
+      stockAdam.dispose();
+      tf.dispose([...fast, ...stock]);
+    } finally {
+      await tf.setBackend('cpu');
+    }
+  });
+
+  it('refuses a gradient that does not match its variable', async () => {
+    await tf.setBackend('wasm');
+    try {
+      expect(() => adamUpdate(tf.ones([3]), tf.zeros([4]), tf.zeros([4]), tf.zeros([4]), 1, { beta1: 0.9, beta2: 0.999, oneMinusBeta1: 0.1, oneMinusBeta2: 0.001, correction1: 0.1, correction2: 0.001, epsilon: 1e-7, step: -1e-3 })).toThrow(/float32 of 4 values/);
+    } finally {
+      await tf.setBackend('cpu');
+    }
+  });
+});
+
+it('the committed adam kernel is what adam-kernel/assembly/index.ts compiles to (run `npm run build:kernel` after editing it)', async () => {
+  const text: string = await compileKernel('adam');
+  expect(fs.readFileSync(KERNELS.adam.output, 'utf8')).toBe(text);
 });

@@ -1,0 +1,67 @@
+// LayerNorm's normalisation and its backward pass, each as one call, with the numbers of the tfjs-wasm kernels that
+// ops.ts's normalizeOps and its written-out gradient run, bit for bit (AssemblyScript, compiled by
+// `npm run build:kernel` into ../wasm.ts). Every operation is the float32 operation tfjs-wasm's kernel performs, in its
+// order: Square then Mean (0 + each square, first to last, then ÷ D), Add ε, Rsqrt (1 ÷ √, both in float32), the
+// broadcast Multiply and Add; backward, Sum over a row or over rows from the first term to the last. Pow(σ² + ε, 1.5)
+// is not reproducible outside tfjs-wasm's libm, so the host computes it with tfjs and passes it in.
+//
+// The module imports tfjs-wasm's memory; the host (../layer-norm.ts) passes byte offsets on that heap. No static data.
+
+/**
+ * For rows xc [n, d] (already centred): shifted = mean(xc²) + ε and inv = 1/√shifted [n], x̂ = xc·inv and
+ * y = x̂·g + b [n, d].
+ */
+export function forward(xc: usize, g: usize, b: usize, y: usize, shifted: usize, inv: usize, xhat: usize, n: i32, d: i32, eps: f32): void {
+  const size = <f32>d;
+  for (let r = 0; r < n; r++) {
+    const row = <usize>(r * d) * 4;
+    let sum: f32 = 0;
+    for (let j = 0; j < d; j++) {
+      const v = load<f32>(xc + row + <usize>j * 4);
+      sum = sum + v * v;
+    }
+    const s = sum / size + eps;
+    const k: f32 = 1 / sqrt<f32>(s);
+    store<f32>(shifted + <usize>r * 4, s);
+    store<f32>(inv + <usize>r * 4, k);
+    for (let j = 0; j < d; j++) {
+      const at = row + <usize>j * 4;
+      const h = load<f32>(xc + at) * k;
+      store<f32>(xhat + at, h);
+      store<f32>(y + at, h * load<f32>(g + <usize>j * 4) + load<f32>(b + <usize>j * 4));
+    }
+  }
+}
+
+/**
+ * The gradients of forward() given dy [n, d], as ops.ts writes them out: dx̂ = dy·g; dinv = Σⱼ dx̂·xc;
+ * dshifted = −(dinv / (pow15·2)); dsquare = dshifted / d; dxc = dx̂·inv + dsquare·(xc·2); dg = Σᵣ dy·x̂; db = Σᵣ dy.
+ * pow15 [n] is shifted^1.5 from tfjs.
+ */
+export function backward(dy: usize, xc: usize, inv: usize, xhat: usize, g: usize, pow15: usize, dxc: usize, dg: usize, db: usize, n: i32, d: i32): void {
+  const size = <f32>d;
+  for (let j = 0; j < d; j++) {
+    store<f32>(dg + <usize>j * 4, 0);
+    store<f32>(db + <usize>j * 4, 0);
+  }
+  for (let r = 0; r < n; r++) {
+    const row = <usize>(r * d) * 4;
+    let dInv: f32 = 0;
+    for (let j = 0; j < d; j++) {
+      const at = row + <usize>j * 4;
+      dInv = dInv + load<f32>(dy + at) * load<f32>(g + <usize>j * 4) * load<f32>(xc + at);
+    }
+    const dSquare = -(dInv / (load<f32>(pow15 + <usize>r * 4) * 2)) / size;
+    const k = load<f32>(inv + <usize>r * 4);
+    for (let j = 0; j < d; j++) {
+      const at = row + <usize>j * 4;
+      const gy = load<f32>(dy + at);
+      const x = load<f32>(xc + at);
+      store<f32>(dxc + at, gy * load<f32>(g + <usize>j * 4) * k + dSquare * (x * 2));
+      const pg = dg + <usize>j * 4;
+      store<f32>(pg, load<f32>(pg) + gy * load<f32>(xhat + at));
+      const pb = db + <usize>j * 4;
+      store<f32>(pb, load<f32>(pb) + gy);
+    }
+  }
+}

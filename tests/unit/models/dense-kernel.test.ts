@@ -1,0 +1,131 @@
+/**
+ * The dense layer's backward kernel (lib/models/dense-kernel): on the wasm backend it must give the stock backward
+ * pass's numbers bit for bit (ops.ts: Step·Multiply, dz·Wᵀ, xᵀ·dz and the column sums on tfjs kernels), for the lab's
+ * shapes and for ragged ones that exercise every tail of its tiles; it must stand aside where it does not apply, free
+ * what it allocates, and the committed wasm must be what its source compiles to. The whole model: fast-paths.test.ts.
+ */
+import fs from 'node:fs';
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denseGrad, denseGradApplies } from '@/lib/models/dense-kernel/dense-grad';
+import { setWasmFastPaths } from '@/lib/models/fast-paths';
+import { dense, matMul2d } from '@/lib/models/ops';
+import { createRng } from '@/lib/random';
+import { selectBackend } from '@/lib/tf/backend';
+import { compileKernel, KERNELS } from '@/scripts/kernel/compile.mjs';
+
+/** Values with every kind of rounding: magnitudes over four decades, both signs, some exact zeros. */
+function values(shape: number[], seed: number): tf.Tensor2D {
+  const rng = createRng(seed);
+  const n = shape[0] * shape[1];
+  const data = Float32Array.from({ length: n }, (_, i) => (i % 13 === 0 ? 0 : (rng.next() - 0.5) * 10 ** Math.floor(rng.next() * 4 - 2)));
+  return tf.tensor2d(data, shape as [number, number]);
+}
+
+/** Bitwise equality (−0 and +0 differ). */
+function expectSameBits(actual: tf.Tensor, expected: tf.Tensor, what: string) {
+  expect(actual.shape, what).toEqual(expected.shape);
+  const a = new Uint32Array((actual.dataSync() as Float32Array).slice().buffer);
+  const e = new Uint32Array((expected.dataSync() as Float32Array).slice().buffer);
+  let differing = 0;
+  for (let i = 0; i < e.length; i++) if (a[i] !== e[i]) differing++;
+  expect(differing, what).toBe(0);
+}
+
+/** The stock backward pass of ops.ts's dense layer on wasm, written out. */
+function stockGrad(dy: tf.Tensor2D, x: tf.Tensor2D, w: tf.Tensor2D, y: tf.Tensor2D | null): tf.Tensor[] {
+  const dz = (y ? tf.mul(dy, tf.step(y)) : dy) as tf.Tensor2D;
+  return [tf.matMul(dz, tf.transpose(w)), tf.matMul(tf.transpose(x), dz), tf.sum(dz, 0)];
+}
+
+// [rows, in, out]: the GRPO lab's layers (qkv, out, fc1, fc2, head, the embedding), then ragged ones.
+const SHAPES = [
+  [1344, 32, 96],
+  [1344, 32, 32],
+  [1344, 32, 128],
+  [1344, 128, 32],
+  [1344, 32, 22],
+  [1344, 22, 32],
+  [7, 5, 3],
+  [1, 1, 1],
+  [6, 9, 17],
+  [3, 4, 8],
+  [130, 13, 4],
+];
+
+describe('the dense backward kernel on wasm', () => {
+  beforeAll(async () => {
+    expect((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend).toBe('wasm');
+  });
+  afterAll(() => setWasmFastPaths(true));
+
+  it('gives the stock dx, dW and db bit for bit, with and without the ReLU, across every tile tail', () => {
+    expect(denseGradApplies()).toBe(true);
+    let seed = 1;
+    for (const [n, inDim, outDim] of SHAPES) {
+      for (const relu of [false, true]) {
+        tf.tidy(() => {
+          const [dy, x, w] = [values([n, outDim], seed++), values([n, inDim], seed++), values([inDim, outDim], seed++)];
+          const y = relu ? tf.relu(values([n, outDim], seed++)) as tf.Tensor2D : null;
+          const fast = denseGrad(dy, x, w, y, true);
+          const stock = stockGrad(dy, x, w, y);
+          ['dx', 'dW', 'db'].forEach((name, i) => expectSameBits(fast[i], stock[i], `${name} of [${n}, ${inDim}] → ${outDim}${relu ? ' relu' : ''}`));
+          const withoutBias = denseGrad(dy, x, w, y, false);
+          expect(withoutBias).toHaveLength(2);
+          expectSameBits(withoutBias[1], stock[1], 'dW without a bias');
+        });
+      }
+    }
+  });
+
+  it('is what dense() and matMul2d() differentiate through: the same gradients as with the fast paths off', () => {
+    const [x, w, b, weights] = [values([40, 12], 50), values([12, 20], 51), tf.tensor1d(values([1, 20], 52).dataSync()), values([40, 20], 53)];
+    const grads = (fast: boolean, f: (x: tf.Tensor, w: tf.Tensor, b: tf.Tensor) => tf.Tensor) => {
+      setWasmFastPaths(fast);
+      try {
+        return tf.grads((xs: tf.Tensor, ws: tf.Tensor, bs: tf.Tensor) => tf.sum(tf.mul(f(xs, ws, bs), weights)))([x, w, b]);
+      } finally {
+        setWasmFastPaths(true);
+      }
+    };
+    for (const [what, f] of [
+      ['dense relu', (xs: tf.Tensor, ws: tf.Tensor, bs: tf.Tensor) => dense(xs as tf.Tensor2D, ws as tf.Tensor2D, bs, 'relu')],
+      ['dense linear', (xs: tf.Tensor, ws: tf.Tensor, bs: tf.Tensor) => dense(xs as tf.Tensor2D, ws as tf.Tensor2D, bs)],
+      ['matMul2d', (xs: tf.Tensor, ws: tf.Tensor, bs: tf.Tensor) => tf.add(matMul2d(xs as tf.Tensor2D, ws as tf.Tensor2D), bs)],
+    ] as const) {
+      const [fast, stock] = [grads(true, f), grads(false, f)];
+      fast.forEach((g, i) => expectSameBits(g, stock[i], `${what}: gradient ${i}`));
+      tf.dispose([...fast, ...stock]);
+    }
+    tf.dispose([x, w, b, weights]);
+  });
+
+  it('leaves no tensors behind', () => {
+    const [dy, x, w, y] = [values([64, 24], 60), values([64, 16], 61), values([16, 24], 62), values([64, 24], 63)];
+    const step = () => tf.dispose(denseGrad(dy, x, w, y, true));
+    step();
+    const [tensors, bytes] = [tf.memory().numTensors, tf.memory().numBytes];
+    for (let i = 0; i < 20; i++) step();
+    expect(tf.memory().numTensors).toBe(tensors);
+    expect(tf.memory().numBytes).toBe(bytes);
+    tf.dispose([dy, x, w, y]);
+  });
+
+  it('stands aside when the fast paths are off or on another backend, and refuses shapes that do not fit', async () => {
+    setWasmFastPaths(false);
+    expect(denseGradApplies()).toBe(false);
+    setWasmFastPaths(true);
+    await tf.setBackend('cpu');
+    try {
+      expect(denseGradApplies()).toBe(false);
+    } finally {
+      await tf.setBackend('wasm');
+    }
+    expect(() => denseGrad(tf.ones([4, 3]) as tf.Tensor2D, tf.ones([4, 5]) as tf.Tensor2D, tf.ones([6, 3]) as tf.Tensor2D, null, true)).toThrow(/do not fit/);
+  });
+});
+
+it('the committed wasm is what assembly/index.ts compiles to (run `npm run build:kernel` after editing it)', async () => {
+  const text: string = await compileKernel('dense');
+  expect(fs.readFileSync(KERNELS.dense.output, 'utf8')).toBe(text);
+});

@@ -92,7 +92,7 @@ export const AGENT_MEMORY_SFT = { toolRate: 0.4, steps: 300 } as const;
  * as a first try has one (toolRate). The wrong answer is context (mask 0): the model imitates the second try, never
  * the mistake. So SFT teaches that a try follows "?", not that it should call: that is left to GRPO.
  */
-export const AGENT_REFLECT_SFT = { toolRate: 0.4, retryRate: 0.2, steps: 700 } as const;
+export const AGENT_REFLECT_SFT = { toolRate: 0.2, retryRate: 0.2, steps: 700 } as const;
 
 /** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {

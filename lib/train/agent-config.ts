@@ -89,7 +89,7 @@ export const agentPresets = {
   },
   memory: {
     description:
-      'Memory: two facts ("a=37 b=52"), then three distractors and a question ("b?") after the facts have left the model’s 12-token sliding window. The policy can write "[b=52]" to a memory tool while it still sees the fact and read "[b]" → "=52" when asked. From an SFT checkpoint that uses memory on some problems, GRPO makes it use memory on nearly every one (scripts/claims: memory_beats_window).',
+      'Memory: two facts ("a=37 b=52"), then three distractors and a question ("b?") after the facts have left the model’s 12-token sliding window. The policy can write "[b=52]" to a memory tool while it still sees the fact and read "[b]" → "=52" when asked. From an SFT checkpoint whose greedy episodes never use memory (1.5% held-out accuracy: guesses), GRPO makes it use memory on every held-out problem by step 10 (100% accuracy; seed 0, and the claim agent-memory-beats-window checks seeds 0-2).',
     overrides: { task: 'memory', max_completion_length: 48, max_tool_calling_iterations: 3, reward_weight_format: 0, max_steps: 40, eval_steps: 10 },
   },
   memory_no_tool: {
@@ -98,7 +98,7 @@ export const agentPresets = {
   },
   reflect: {
     description:
-      'Reflection: a wrong final answer gets "?" (never the right value) and one more try; the reward is for a right last answer, and each calculator call costs 0.5, so answering from memory first and calling only after "?" pays best. GRPO raises the share of held-out episodes fixed on the second try (eval/fix_rate; scripts/claims: reflect_fixes).',
+      'Reflection: a wrong final answer gets "?" (never the right value) and one more try; the reward is for a right last answer, and each calculator call costs 0.5, so answering from memory first and calling only after "?" pays best. Measured at this scale, GRPO does not learn that: it learns to call the calculator on the first try (first-try accuracy 25% → 94.5% by step 40) and the fix rate falls from 2% to 0% (seed 0; the claim agent-reflect-fixes records it on seeds 0-2; chapter 10 says why).',
     overrides: { answer_attempts: 2, max_completion_length: 40, reward_weight_format: 0, reward_weight_tool_cost: 0.5, max_steps: 40, eval_steps: 10 },
   },
 } satisfies Presets<typeof agentSchema>;

@@ -66,6 +66,9 @@ describe('chapter 10 and chapter 1 quote the memory and reflect runs (seed 0, wa
     expect(chapter10).toContain(row('`memory_no_tool`, after 20 steps', w));
     expect(chapter10).toContain(`reaches ${pct(m10['eval/accuracy'])} held-out accuracy by step 10`);
     expect(chapter10).toContain(`against ${pct(w['eval/accuracy'])} for the same task without the tool`);
+    expect(agentPresets.memory.description).toContain(`(${pct(m0['eval/accuracy'])} held-out accuracy: guesses)`);
+    expect(agentPresets.memory.description).toContain(`by step 10 (${pct(m10['eval/accuracy'])} accuracy`);
+    expect(m10['eval/memory_use_rate']).toBe(1); // "on every held-out problem by step 10"
     expect(chapter1).toContain(
       `Memory use ${pct(m0['eval/memory_use_rate'])} → ${pct(m20['eval/memory_use_rate'])}, accuracy ${pct(m0['eval/accuracy'])} → ${pct(m20['eval/accuracy'])}; ${pct(w['eval/accuracy'])} without the memory tool`,
     );
@@ -80,6 +83,8 @@ describe('chapter 10 and chapter 1 quote the memory and reflect runs (seed 0, wa
     expect(chapter10).toContain(row('before GRPO', r0));
     expect(chapter10).toContain(row('after 20 steps', r20));
     expect(chapter10).toContain(row('after 40 steps', r40));
+    expect(agentPresets.reflect.description).toContain(`first-try accuracy ${pct(r0['eval/first_try_accuracy'])} → ${pct(r40['eval/first_try_accuracy'])} by step 40`);
+    expect(agentPresets.reflect.description).toContain(`fix rate falls from ${pct(r0['eval/fix_rate'])} to ${pct(r40['eval/fix_rate'])}`);
     expect(chapter10).toContain(`right ${pct(r0['eval/accuracy_hard'])} of the time even with two tries`);
     expect(chapter10).toContain(`which the checkpoint gets right ${pct(r0['eval/accuracy_easy'])} of the time`);
     expect(chapter10).toContain(`from ${Number(r0['eval/fix_rate'].toFixed(2))} to ${Number(r40['eval/fix_rate'].toFixed(2))}`);

@@ -123,6 +123,20 @@ describe('every chapter', () => {
   });
 });
 
+describe('chapter 10, beyond the calculator', () => {
+  it('has at least 2,500 words of prose, a comparison table, math, quizzes, references, and the closing section the next sections go before', () => {
+    const tenth = compiled.find((c) => c.meta.slug === 'beyond-the-calculator')!;
+    expect(tenth.meta.number).toBe(10);
+    expect(tenth.meta.words).toBeGreaterThanOrEqual(2500);
+    expect(tenth.quizIds.length).toBeGreaterThanOrEqual(2);
+    expect(tenth.code).toContain('table');
+    expect(tenth.code).toContain('katex-display');
+    expect(tenth.code).toContain('References');
+    const headings = tenth.headings.filter((h) => h.depth === 2).map((h) => h.id);
+    expect(headings.at(-1)).toBe('what-this-chapter-has-not-trained-yet');
+  });
+});
+
 describe('chapter 1, written in full', () => {
   it('has at least 2,500 words of prose, a comparison table, math, a quiz and references', () => {
     const first = compiled[0];

@@ -9,7 +9,7 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   const errors = watchErrors(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Agentic RL Lab' })).toBeVisible();
-  await expect(page.locator('.chapter-card')).toHaveCount(9);
+  await expect(page.locator('.chapter-card')).toHaveCount(10);
   await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeVisible();
 
   await page.locator('.chapter-card a').first().click();

@@ -20,4 +20,5 @@ export const course: readonly CourseEntry[] = [
   { slug: 'pipeline', part: 'Practice' },
   { slug: 'research-2025', part: 'Practice' },
   { slug: 'agent-data', part: 'Practice' },
+  { slug: 'beyond-the-calculator', part: 'Practice' },
 ];

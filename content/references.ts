@@ -143,6 +143,9 @@ export const references: readonly Reference[] = [
   { id: 'zeng2023agenttuning', authors: 'Zeng, A., Liu, M., Lu, R., Wang, B., Liu, X., Dong, Y., and Tang, J.', year: 2023, title: 'AgentTuning: Enabling Generalized Agent Abilities for LLMs', arxiv: '2310.12823' },
   { id: 'mitra2024agentinstruct', authors: 'Mitra, A., Del Corro, L., Zheng, G., et al.', year: 2024, title: 'AgentInstruct: Toward Generative Teaching with Agentic Flows', arxiv: '2407.03502' },
   { id: 'song2024agentbank', authors: 'Song, Y., Xiong, W., Zhao, X., et al.', year: 2024, title: 'AgentBank: Towards Generalized LLM Agents via Fine-Tuning on 50000+ Interaction Trajectories', arxiv: '2410.07706' },
+  { id: 'zhou2025mem1', authors: 'Zhou, Z., Qu, A., Wu, Z., et al.', year: 2025, title: 'MEM1: Learning to Synergize Memory and Reasoning for Efficient Long-Horizon Agents', arxiv: '2506.15841' },
+  { id: 'jiang2023mistral', authors: 'Jiang, A. Q., Sablayrolles, A., Mensch, A., et al.', year: 2023, title: 'Mistral 7B', arxiv: '2310.06825' },
+  { id: 'shinn2023reflexion', authors: 'Shinn, N., Cassano, F., Berman, E., Gopinath, A., Narasimhan, K., and Yao, S.', year: 2023, title: 'Reflexion: Language Agents with Verbal Reinforcement Learning', arxiv: '2303.11366' },
 ];
 
 /** The link a reference is cited by: its arXiv abstract page, or its URL. */

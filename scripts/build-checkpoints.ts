@@ -10,7 +10,12 @@
  *   public/models/agent-multistep-sft.arlw  the two-step agent model (seed 0) after SFT on demonstrations, half of
  *                                  them with the two-call plan, some of those with a failed call made again or given
  *                                  up on: it plans sometimes and rarely recovers, so GRPO can teach both.
- * Prints each SFT run as JSON lines and its final held-out metrics.
+ *   public/models/agent-memory-sft.arlw  the memory task's model (sliding window 12, seed 0) after SFT on
+ *                                  demonstrations, half of them writing both facts to memory and reading the asked one.
+ *   public/models/agent-reflect-sft.arlw  the product task's model with room for a second try (seed 0) after SFT on
+ *                                  agent_sft's demonstrations, a fifth of the direct answers wrong first, told "?", fixed.
+ * Prints each SFT run as JSON lines and its final held-out metrics. `-- --only agent_memory_sft,agent_reflect_sft`
+ * rebuilds only those (each run is independent: same bytes either way).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +24,7 @@ import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
 import { agentSftSource } from '@/lib/train/agent-trainer';
 import { resolve } from '@/lib/train/config';
-import { AGENT_MULTISTEP_SFT, agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
+import { AGENT_MEMORY_SFT, AGENT_MULTISTEP_SFT, AGENT_REFLECT_SFT, agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
 import { TrainingRun, type StepTrainer } from '@/lib/train/run';
 import { sftSchema } from '@/lib/train/sft-config';
 import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
@@ -53,6 +58,12 @@ async function run(name: string, trainer: StepTrainer, steps: number, evalEvery:
   console.error(`${name}: after ${steps} steps ${JSON.stringify(final?.metrics)}`);
 }
 
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg >= 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : null;
+for (const name of only ?? []) if (!(name in CHECKPOINTS)) throw new Error(`--only: no checkpoint '${name}' (${Object.keys(CHECKPOINTS).join(', ')})`);
+const wanted = (...names: string[]) => only === null || names.some((n) => only.has(n));
+
+if (wanted('base', 'sft', 'addition_sft')) {
 const task = createLabTask();
 const model = createTinyLM(labModelConfig(task), 0);
 await write(model, CHECKPOINTS.base);
@@ -63,7 +74,9 @@ await run('addition-sft', sft, ADDITION_SFT_STEPS - SFT_CHECKPOINT_STEPS, 100); 
 await write(model, CHECKPOINTS.addition_sft);
 sft.dispose();
 model.dispose();
+}
 
+if (wanted('agent_sft')) {
 const agentTask = createAgentLabTask();
 const agent = createTinyLM(agentModelConfig(agentTask), 0);
 const agentSft = sftTrainerOn(agent, agentSftSource(agentTask, { toolRate: AGENT_SFT.toolRate, evalSamples: 200 }), resolve(sftSchema, { max_steps: AGENT_SFT.steps, seed: 0 }));
@@ -71,7 +84,9 @@ await run('agent-sft', agentSft, AGENT_SFT.steps, 100);
 await write(agent, CHECKPOINTS.agent_sft);
 agentSft.dispose();
 agent.dispose();
+}
 
+if (wanted('agent_multistep_sft')) {
 const twoStep = createAgentLabTask('two_step');
 const planner = createTinyLM(agentModelConfig(twoStep), 0);
 const { steps: plannerSteps, ...mix } = AGENT_MULTISTEP_SFT;
@@ -80,3 +95,27 @@ await run('agent-multistep-sft', plannerSft, plannerSteps, 100);
 await write(planner, CHECKPOINTS.agent_multistep_sft);
 plannerSft.dispose();
 planner.dispose();
+}
+
+if (wanted('agent_memory_sft')) {
+  const memoryTask = createAgentLabTask('memory');
+  const memory = createTinyLM(agentModelConfig(memoryTask), 0);
+  const { steps, ...mix } = AGENT_MEMORY_SFT;
+  const memorySft = sftTrainerOn(memory, agentSftSource(memoryTask, { ...mix, evalSamples: 200, maxCalls: 3 }), resolve(sftSchema, { max_steps: steps, seed: 0 }));
+  await run('agent-memory-sft', memorySft, steps, 50);
+  await write(memory, CHECKPOINTS.agent_memory_sft);
+  memorySft.dispose();
+  memory.dispose();
+}
+
+if (wanted('agent_reflect_sft')) {
+  const productTask = createAgentLabTask();
+  const reflecting = createTinyLM(agentModelConfig(productTask, 2), 0);
+  const { steps, retryRate, toolRate } = AGENT_REFLECT_SFT;
+  const source = agentSftSource(productTask, { toolRate, wrongFirstRate: retryRate, attempts: 2, evalSamples: 200 });
+  const reflectSft = sftTrainerOn(reflecting, source, resolve(sftSchema, { max_steps: steps, seed: 0 }));
+  await run('agent-reflect-sft', reflectSft, steps, 100);
+  await write(reflecting, CHECKPOINTS.agent_reflect_sft);
+  reflectSft.dispose();
+  reflecting.dispose();
+}

@@ -8,7 +8,7 @@ const AGENT_LAB: LabDefinition<'agent'> = {
   trainer: 'agent',
   fields: [
     'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'task', 'use_tools', 'max_tool_calling_iterations',
-    'tool_failure_rate', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
+    'tool_failure_rate', 'answer_attempts', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
     'beta', 'epsilon', 'temperature', 'loss_type', 'scale_rewards', 'max_completion_length', 'eval_steps', 'seed',
   ],
   charts: [
@@ -16,6 +16,8 @@ const AGENT_LAB: LabDefinition<'agent'> = {
     { title: 'Held-out tool use (share of episodes that call, by kind)', metrics: ['eval/tool_call_rate_hard', 'eval/tool_call_rate_easy'], axis: 'share that call', kind: 'eval', domain: [0, 1] },
     { title: 'Calls per episode (held-out)', metrics: ['eval/calls_per_episode'], kind: 'eval' },
     { title: 'After a failed call: calls again, and calls again then answers right (held-out)', metrics: ['eval/retry_rate', 'eval/recovery_rate'], axis: 'share of failures', kind: 'eval', domain: [0, 1] },
+    { title: 'Memory use (held-out): wrote the asked fact, read it back and answered with it', metrics: ['eval/memory_use_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1] },
+    { title: 'Reflection (held-out): right on the first try, right after the second, and fixed by it', metrics: ['eval/first_try_accuracy', 'eval/accuracy', 'eval/fix_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1] },
     { title: 'Reward (mean and std)', metrics: ['reward', 'reward_std'], axis: 'reward', kind: 'train' },
     { title: 'Calls per episode, and the share that failed (training)', metrics: ['tools/call_frequency', 'tools/failure_frequency'], axis: 'per episode', kind: 'train' },
     { title: 'Log-prob of the calculator’s tokens under the policy', metrics: ['observations/mean_logprob'], kind: 'train' },

@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { CALCULATOR_ERROR } from '@/lib/tasks/environment';
-import type { AgentEpisode } from '@/lib/train/agent-trainer';
+import type { AgentEpisode, AgentSamples } from '@/lib/train/agent-trainer';
 import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
@@ -29,6 +29,40 @@ function turns(e: AgentEpisode): Turn[] {
 
 /** The calculator's error reply, "=?": the call failed (malformed, too many operations, or a random failure). */
 const failed = (turn: Turn) => turn.role === 'observation' && turn.tokens.join('') === CALCULATOR_ERROR;
+
+/**
+ * Who answered, from what the policy wrote just before: after an end of turn (⏎) it is the verdict "wrong" and one
+ * more try (reflection); after ";" the memory task's distractors and question; after a call, the calculator or the
+ * memory tool.
+ */
+type Source = 'calculator' | 'memory' | 'question' | 'wrong';
+function sourceOf(all: Turn[], k: number, task: AgentSamples['task']): Source {
+  const before = all[k - 1]?.tokens.at(-1);
+  if (before === '<eos>') return 'wrong';
+  if (before === ';') return 'question';
+  return task === 'memory' ? 'memory' : 'calculator';
+}
+const SOURCE_NAME: Record<Source, string> = {
+  calculator: 'the calculator’s reply',
+  memory: 'the memory’s reply',
+  question: 'the environment: distractors and the question',
+  wrong: 'the environment: wrong, one more try',
+};
+
+/** Indices of a policy turn's tokens that write to memory ("[b=52]"). */
+function memoryWrites(turn: Turn): Set<number> {
+  const text = turn.tokens.map((t) => (t.length === 1 ? t : '\u0000')).join('');
+  const marked = new Set<number>();
+  for (const m of text.matchAll(/\[[a-e]=\d+\]/g)) for (let i = m.index!; i < m.index! + m[0].length; i++) marked.add(i);
+  return marked;
+}
+
+function summary(e: AgentEpisode, task: AgentSamples['task']): string {
+  const tries = e.attempts > 1 ? `2 tries (first ${e.firstCorrect ? 'right' : 'wrong'})` : '';
+  if (task === 'memory') return [e.usedMemory ? 'used memory' : 'no memory used', tries].filter(Boolean).join(' · ');
+  const calls = `${e.calls}${e.failures > 0 ? ` (${e.failures} failed${e.retried ? ', called again' : ''})` : ''}`;
+  return [calls, tries].filter(Boolean).join(' · ');
+}
 
 /**
  * Pick a step and a prompt; see each episode of its group turn by turn: the policy's tokens, every call and the
@@ -64,8 +98,15 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
         </select>
       </div>
       <p className="inspector-legend">
-        <span className="tok">7</span> the policy&apos;s tokens (trained on) · <span className="tok tok-observation">=</span> the calculator&apos;s
-        answer ({observationNote}) · <span className="tok tok-observation tok-failed">=?</span> a failed call · ⏎ end of episode
+        <span className="tok">7</span> the policy&apos;s tokens (trained on) · <span className="tok tok-observation">=</span>{' '}
+        {data.task === 'memory' ? 'the environment’s tokens: distractors, question, memory replies' : 'the calculator’s answer'} ({observationNote}) ·{' '}
+        <span className="tok tok-observation tok-failed">=?</span> a failed call or read
+        {data.task === 'memory' ? (
+          <>
+            {' '}· <span className="tok tok-memory-write">[b=52]</span> a memory write
+          </>
+        ) : null}{' '}
+        · <span className="tok tok-observation tok-wrong">?</span> after ⏎: wrong, one more try · ⏎ end of a turn
       </p>
       <div className="inspector-scroll">
         <table className="inspector-table">
@@ -73,7 +114,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
             <tr>
               <th scope="col">#</th>
               <th scope="col">episode, turn by turn</th>
-              <th scope="col">calls</th>
+              <th scope="col">{data.task === 'memory' ? 'memory' : 'calls'}</th>
               <RewardHeaders names={data.rewardNames} weights={data.rewardWeights} />
             </tr>
           </thead>
@@ -82,30 +123,45 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
               <tr key={i}>
                 <th scope="row">{i + 1}</th>
                 <td className="tokens">
-                  {turns(e).map((turn, k) => (
-                    <span key={k} className={`turn turn-${turn.role}${failed(turn) ? ' turn-failed' : ''}`} data-role={turn.role} data-call={turn.role === 'observation' ? turn.call : undefined}>
-                      {turn.role === 'observation' ? (
-                        <span className="sr-only">
-                          calculator&apos;s reply to call {turn.call}
-                          {failed(turn) ? ', the call failed' : ''}, {data.trainedOnObservations ? 'trained on' : 'not trained on'}:{' '}
-                        </span>
-                      ) : null}
-                      {turn.tokens.map((t, j) => (
-                        <span
-                          key={j}
-                          className={turn.role === 'observation' ? `tok tok-observation${failed(turn) ? ' tok-failed' : ''}` : 'tok'}
-                          title={turn.role === 'observation' ? `"${t}" from the calculator, reply to call ${turn.call}${failed(turn) ? ': the call failed' : ''} (${observationNote})` : `"${t}" by the policy (trained on)`}
-                        >
-                          {shown(t)}
-                        </span>
-                      ))}
-                    </span>
-                  ))}
+                  {turns(e).map((turn, k, all) => {
+                    const source = turn.role === 'observation' ? sourceOf(all, k, data.task) : null;
+                    const writes = turn.role === 'policy' && data.task === 'memory' ? memoryWrites(turn) : new Set<number>();
+                    const tokClass = (j: number) =>
+                      source ? `tok tok-observation${failed(turn) ? ' tok-failed' : ''}${source === 'wrong' ? ' tok-wrong' : ''}` : writes.has(j) ? 'tok tok-memory-write' : 'tok';
+                    return (
+                      <span
+                        key={k}
+                        className={`turn turn-${turn.role}${failed(turn) ? ' turn-failed' : ''}`}
+                        data-role={turn.role}
+                        data-source={source ?? undefined}
+                        data-call={turn.role === 'observation' ? turn.call : undefined}
+                      >
+                        {source ? (
+                          <span className="sr-only">
+                            {SOURCE_NAME[source]}
+                            {failed(turn) ? ', failed' : ''}, {data.trainedOnObservations ? 'trained on' : 'not trained on'}:{' '}
+                          </span>
+                        ) : null}
+                        {turn.tokens.map((t, j) => (
+                          <span
+                            key={j}
+                            className={tokClass(j)}
+                            title={
+                              source === 'calculator'
+                                ? `"${t}" from the calculator, reply to call ${turn.call}${failed(turn) ? ': the call failed' : ''} (${observationNote})`
+                                : source
+                                  ? `"${t}": ${SOURCE_NAME[source]}${failed(turn) ? ', the read failed (nothing stored under that key)' : ''} (${observationNote})`
+                                  : `"${t}" by the policy (trained on)${writes.has(j) ? ', writing to memory' : ''}`
+                            }
+                          >
+                            {shown(t)}
+                          </span>
+                        ))}
+                      </span>
+                    );
+                  })}
                 </td>
-                <td>
-                  {e.calls}
-                  {e.failures > 0 ? ` (${e.failures} failed${e.retried ? ', called again' : ''})` : ''}
-                </td>
+                <td>{summary(e, data.task)}</td>
                 <RewardCells rewards={e.rewards} total={e.total} advantage={e.advantage} format={fmt} />
               </tr>
             ))}

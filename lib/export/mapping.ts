@@ -298,9 +298,16 @@ export function softPunishCache(lab: number, labMax: number): number {
 const agentGrpo = grpoRules('agent', 3e-4);
 export const AGENT_RULES = {
   ...agentGrpo,
-  use_tools: (v) =>
+  use_tools: (v, s) =>
     v
-      ? { status: 'copied', constant: { file: 'common.py', name: 'USE_TOOLS', value: true }, note: 'GRPOTrainer(tools=[calculator]): the calculator is a Python function the model calls.' }
+      ? {
+          status: 'copied',
+          constant: { file: 'common.py', name: 'USE_TOOLS', value: true },
+          note:
+            s.task === 'memory'
+              ? 'NOT the run’s tool: the run’s was a memory store ([b=52] … [b]); the project gives the model the calculator, GRPOTrainer(tools=[calculator]), for GSM8K. A memory tool would be one more Python function in tools=[…], but GSM8K episodes fit the context and give it nothing to keep.'
+              : 'GRPOTrainer(tools=[calculator]): the calculator is a Python function the model calls.',
+        }
       : { status: 'copied', constant: { file: 'common.py', name: 'USE_TOOLS', value: false }, note: 'no tools, as in the run (the ceiling without a calculator).' },
   max_tool_calling_iterations: (v, s) => {
     if (!s.use_tools) return none('no tools in the run.');
@@ -313,8 +320,16 @@ export const AGENT_RULES = {
       : { status: 'copied', reward: { fn: 'tool_cost_reward', weight: v as number }, note: 'tool_cost_reward is −(number of calls); its weight is the price of a call.' },
   task: (v) =>
     none(
-      `the lab’s ${v === 'two_step' ? 'two-step problems (two calls, the second using the first’s result)' : 'products (one call each)'} have no counterpart: the project trains on GSM8K word problems, which take several calculations each.`,
+      v === 'memory'
+        ? 'NOT EXPORTED: the lab’s memory task (facts that leave a 12-token sliding window before the question, and a memory tool) has no counterpart. The project trains on GSM8K word problems with the calculator; Qwen3-0.6B holds a whole GSM8K episode in its context, so nothing is forgotten and nothing needs remembering. To study memory on a real model, write a task whose episodes outgrow the context (or truncate old turns in a rollout_func) and give the model a memory tool.'
+        : `the lab’s ${v === 'two_step' ? 'two-step problems (two calls, the second using the first’s result)' : 'products (one call each)'} have no counterpart: the project trains on GSM8K word problems, which take several calculations each.`,
     ),
+  answer_attempts: (v) =>
+    (v as number) === 1
+      ? none('one answer per episode, as GRPOTrainer scores it.')
+      : none(
+          `NOT EXPORTED: the run gave a wrong answer the reply "?" and one more try; TRL ${TRL_VERSION}’s GRPOTrainer scores one answer per completion and has no such loop. The project trains one try per problem. To reproduce the reflection run, write the retry into an experimental rollout_func (or environment_factory) that appends the verdict and samples again, and score the last answer.`,
+        ),
   tool_failure_rate: (v) =>
     (v as number) === 0
       ? { status: 'copied', constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: 0 }, note: 'the calculator never fails, as in the run.' }

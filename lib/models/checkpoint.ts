@@ -13,12 +13,12 @@ export interface Checkpointable {
 }
 
 /** Serialises every weight (one `await data()` per tensor) with the model's config and state. */
-export async function saveWeights(model: Checkpointable, state: Record<string, unknown> = {}): Promise<Uint8Array> {
+export async function saveWeights(model: Checkpointable, state: Record<string, unknown> = {}, config: object = model.config): Promise<Uint8Array> {
   const tensors = [];
   for (const [name, v] of model.namedWeights()) {
     tensors.push({ name, shape: [...v.shape], values: (await v.data()) as Float32Array });
   }
-  return encodeWeightsFile({ kind: model.kind, config: { ...model.config }, state, tensors });
+  return encodeWeightsFile({ kind: model.kind, config: { ...config }, state, tensors });
 }
 
 /** Copies a decoded file's tensors into the model; names and shapes must match exactly. */
@@ -43,7 +43,9 @@ export function assignWeights(model: Checkpointable, file: WeightsFile): void {
 }
 
 export async function saveTinyLM(model: TinyLM): Promise<Uint8Array> {
-  return saveWeights(model, { lora_merged: model.loraMerged });
+  // A model without a sliding window is saved as before the field existed, byte for byte.
+  const { sliding_window, ...rest } = model.config;
+  return saveWeights(model, { lora_merged: model.loraMerged }, sliding_window === null ? rest : model.config);
 }
 
 /** Rebuilds a TinyLM from a file (config from its header). */
@@ -75,6 +77,9 @@ export function loadTinyLMWeights(model: TinyLM, bytes: Uint8Array): void {
     if (theirs[f] !== model.config[f]) {
       throw new WeightsFileError(`config mismatch: ${f} is ${JSON.stringify(theirs[f])} in the file but ${JSON.stringify(model.config[f])} in the model`);
     }
+  }
+  if ((theirs.sliding_window ?? null) !== model.config.sliding_window) {
+    throw new WeightsFileError(`config mismatch: sliding_window is ${JSON.stringify(theirs.sliding_window ?? null)} in the file but ${JSON.stringify(model.config.sliding_window)} in the model`);
   }
   if (!sameLora(theirs.lora, model.config.lora)) {
     throw new WeightsFileError(`config mismatch: lora is ${JSON.stringify(theirs.lora ?? null)} in the file but ${JSON.stringify(model.config.lora)} in the model`);

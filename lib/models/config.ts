@@ -45,6 +45,12 @@ export interface TinyLMConfig {
   value_head?: boolean;
   /** When set, adapters are added and only they (and the value head) train. */
   lora?: LoraConfig | null;
+  /**
+   * Hugging Face's name (Mistral, Qwen2): each token attends to itself and the sliding_window − 1 tokens before it,
+   * in every layer, in training, in both decoders and in evaluation alike. Stacked over n_layers, a logit depends on
+   * the last n_layers·(sliding_window − 1) + 1 tokens only: older ones have left the window. null: full context.
+   */
+  sliding_window?: number | null;
 }
 
 /** The fields that fix the shapes of the base weights; a checkpoint must match them exactly. */
@@ -57,6 +63,7 @@ export function resolveConfig(config: TinyLMConfig): Required<TinyLMConfig> {
     d_ff: config.d_ff ?? 4 * config.d_model,
     value_head: config.value_head ?? false,
     lora: config.lora ?? null,
+    sliding_window: config.sliding_window ?? null,
   };
   for (const f of ARCH_FIELDS) {
     if (!Number.isInteger(c[f]) || c[f] < 1) throw new Error(`TinyLMConfig.${f} must be a positive integer, got ${c[f]}`);
@@ -65,6 +72,9 @@ export function resolveConfig(config: TinyLMConfig): Required<TinyLMConfig> {
     throw new Error(`TinyLMConfig.d_model (${c.d_model}) must be divisible by n_heads (${c.n_heads})`);
   }
   if (c.lora) validateLora(c.lora);
+  if (c.sliding_window !== null && !(Number.isInteger(c.sliding_window) && c.sliding_window >= 1)) {
+    throw new Error(`TinyLMConfig.sliding_window must be a positive integer or null, got ${c.sliding_window}`);
+  }
   return c;
 }
 
@@ -128,4 +138,15 @@ export function sameLora(a: LoraConfig | null | undefined, b: LoraConfig | null 
     a.use_rslora === b.use_rslora &&
     [...a.target_modules].sort().join() === [...b.target_modules].sort().join()
   );
+}
+
+/** How far back a logit can see under a sliding window: the last n_layers·(sliding_window − 1) + 1 tokens; Infinity without one. */
+export function receptiveField(config: TinyLMConfig): number {
+  const c = resolveConfig(config);
+  return c.sliding_window === null ? Infinity : c.n_layers * (c.sliding_window - 1) + 1;
+}
+
+/** Whether key position `key` is visible to query position `query`: causal, and within the sliding window if any. */
+export function attends(query: number, key: number, slidingWindow: number | null): boolean {
+  return key <= query && (slidingWindow === null || query - key < slidingWindow);
 }

@@ -106,10 +106,17 @@ export async function generate(
         const { token, logprob } = sampleToken(probs.subarray(j * V, (j + 1) * V), rng, config);
         append(i, token, true, logprob);
         if (token === config.eos_id) {
-          out.finished[i] = true;
+          // An environment may answer the end of a turn (a wrong answer) and let the episode go on: one more try.
+          const again = env?.respondToEnd && out.lengths[i] < M ? env.respondToEnd(out.completions[i].slice(0, out.lengths[i]), i) : null;
+          if (!again || again.tokens.length === 0 || again.done) {
+            out.finished[i] = true;
+            return;
+          }
+          for (const o of again.tokens.slice(0, M - out.lengths[i])) append(i, o, false);
+          out.observations[i]++;
           return;
         }
-        const reply = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i])) : null;
+        const reply = env && out.lengths[i] < M ? env.respond(out.completions[i].slice(0, out.lengths[i]), i) : null;
         if (reply && reply.tokens.length > 0) {
           for (const o of reply.tokens.slice(0, M - out.lengths[i])) append(i, o, false); // cut at the length limit
           out.observations[i]++;

@@ -83,6 +83,7 @@ const tinyLMHeader = z
     d_ff: dim(MODEL_LIMITS.maxDim * 4).optional(),
     value_head: z.boolean().optional(),
     lora: loraHeader.nullable().optional(),
+    sliding_window: dim(MODEL_LIMITS.maxContext).nullable().optional(),
   })
   .strict();
 const actorCriticHeader = z

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '@/lib/random';
-import { resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMConfig } from './config';
+import { attends, resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMConfig } from './config';
 import { createLinear, type Linear } from './linear';
 import { attention, dense, layerNorm, matMul2d, oneHotF32 } from './ops';
 import { createParamStore, type ParamStore } from './params';
@@ -137,9 +137,9 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
   const valueB = c.value_head ? store.create('value_head.b', [1], { kind: 'zeros' }, valueRng, !frozen) : null;
   const linears: Linear[] = [...blocks.flatMap((b) => [b.qkv, b.out, b.fc1, b.fc2]), head].filter((x) => x.hasLora);
 
-  // Causal mask built once: 0 where key ≤ query, −1e9 above the diagonal; sliced to [T, T] per call.
+  // Causal mask built once: 0 where key ≤ query (and within the sliding window), −1e9 elsewhere; sliced to [T, T] per call.
   const maskValues = new Float32Array(C * C);
-  for (let i = 0; i < C; i++) for (let j = i + 1; j < C; j++) maskValues[i * C + j] = -1e9;
+  for (let i = 0; i < C; i++) for (let j = 0; j < C; j++) if (!attends(i, j, c.sliding_window)) maskValues[i * C + j] = -1e9;
   const mask = tf.keep(tf.tensor2d(maskValues, [C, C]));
   const dropoutRng: Rng = rng.fork('lora-dropout');
 
@@ -213,7 +213,7 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
             ids[b * K + j] = valid ? row[j] : row[0];
             positions[b * K + j] = pos;
             if (valid) write[fromStart ? b * C + pos : (b * C + pos) * K + j] = 1;
-            for (let t = 0; t <= Math.min(pos, C - 1); t++) maskValues[(b * K + j) * C + t] = 0;
+            for (let t = 0; t <= Math.min(pos, C - 1); t++) if (attends(pos, t, c.sliding_window)) maskValues[(b * K + j) * C + t] = 0;
           }
         });
         const out = tf.tidy(() => {

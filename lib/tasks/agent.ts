@@ -28,10 +28,15 @@ export interface AgentProblem {
   answer: string;
   /** The calls that solve it, in order: ["347*6"], or ["347*6", "2082+58"] for "347*6+58=" (the two-step task). */
   plan: string[];
+  /** The memory task's (agent-memory.ts): what the environment says after the first turn, and the key it asks about. */
+  memory?: { observation: string; asked: string };
 }
 
-/** The agent lab's tasks: products (one call solves one) or two operations (two calls, the second using the first's result). */
-export const AGENT_TASKS = ['product', 'two_step'] as const;
+/**
+ * The agent lab's tasks: products (one call solves one), two operations (two calls, the second using the first's
+ * result), or memory (facts that leave the window before the question; agent-memory.ts).
+ */
+export const AGENT_TASKS = ['product', 'two_step', 'memory'] as const;
 export type AgentTaskKind = (typeof AGENT_TASKS)[number];
 
 export interface AgentTaskConfig {

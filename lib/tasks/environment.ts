@@ -17,7 +17,13 @@ export interface ToolEnvironment {
    * Called after every policy token with the completion so far (policy and earlier observation tokens, no prompt).
    * Returns what the environment does, or null for nothing.
    */
-  respond(completion: readonly number[]): EnvReply | null;
+  respond(completion: readonly number[], row?: number): EnvReply | null;
+  /**
+   * Called when the policy ends its turn with EOS (the completion so far includes it). A reply with tokens continues
+   * the episode after them: one more try (lib/tasks/reflection.ts). Absent or null: the episode ends at EOS.
+   * `row` is the episode's index in the batch, for environments that know each episode's problem.
+   */
+  respondToEnd?(completion: readonly number[], row?: number): EnvReply | null;
 }
 
 export interface CalculatorOptions {
@@ -105,7 +111,7 @@ export function replayEpisode(env: ToolEnvironment, tokenizer: CharTokenizer, po
     completion.push(id);
     mask.push(1);
     if (id === tokenizer.eos) break;
-    const reply = env.respond(completion);
+    const reply = env.respond(completion, 0);
     for (const o of reply?.tokens ?? []) {
       completion.push(o);
       mask.push(0);

@@ -42,7 +42,8 @@ async function evaluateLm(trainer: Exclude<TrainerName, 'ppo'>, model: TinyLM, c
   if (trainer === 'agent') {
     const c = resolveAgentConfig(config);
     const task = createAgentLabTask(c.task);
-    return evaluateAgent(model, task, problemsOf(task, set, c.eval_samples), agentEvalEnvironment(task, c), c.max_completion_length);
+    const problems = problemsOf(task, set, c.eval_samples);
+    return evaluateAgent(model, task, problems, agentEvalEnvironment(task, c, problems), c.max_completion_length);
   }
   if (trainer === 'sft') {
     const c = resolve(sftSchema, config);

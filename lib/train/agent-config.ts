@@ -1,7 +1,7 @@
 import { AGENT_TASKS } from '@/lib/tasks/agent';
 import type { Presets, Schema } from './config';
 import { grpoSchema } from './grpo-config';
-import { AGENT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION } from './lab-setup';
+import { AGENT_MAX_COMPLETION, AGENT_REFLECT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION, MEMORY_MAX_COMPLETION } from './lab-setup';
 
 /**
  * The agent lab: GRPO (GRPOConfig's names, TRL v1.13) on multi-turn episodes with a calculator tool. The GRPO fields
@@ -15,7 +15,7 @@ export const agentSchema = {
     ...grpoSchema.max_completion_length,
     default: AGENT_MAX_COMPLETION,
     max: AGENT_TWO_STEP_MAX_COMPLETION,
-    reason: `Tokens after the prompt, tool results included: one call and its answer take 23; the rest is room for a second call. The two-step task needs up to ${AGENT_TWO_STEP_MAX_COMPLETION} (two calls, one made twice); the product task’s model fits ${AGENT_MAX_COMPLETION}.`,
+    reason: `Tokens after the prompt, tool results included: one call and its answer take 23; the rest is room for a second call. The two-step task needs up to ${AGENT_TWO_STEP_MAX_COMPLETION} (two calls, one made twice); the product task’s model fits ${AGENT_MAX_COMPLETION} (${AGENT_REFLECT_MAX_COMPLETION} with a second try), the memory task’s ${MEMORY_MAX_COMPLETION}.`,
   },
   temperature: grpoSchema.temperature,
   beta: grpoSchema.beta,
@@ -30,9 +30,9 @@ export const agentSchema = {
     kind: 'choice',
     default: 'product',
     choices: AGENT_TASKS,
-    reason: 'Products ("347*6=", one call) or two operations ("347*6+58=") with a calculator that answers one per call: two calls, the second using the first’s result (planning; its own model and checkpoint).',
+    reason: 'Products ("347*6=", one call), two operations ("347*6+58=") with a calculator that answers one per call: two calls, the second using the first’s result (planning), or memory ("a=37 b=52", then distractors and "b?" after the facts have left a 12-token sliding window; a memory tool "[b=52]" … "[b]" keeps them). Each but products has its own model and checkpoint.',
   },
-  use_tools: { kind: 'boolean', default: true, reason: 'The calculator answers calls; off, a call gets no answer (the no_tool preset: the ceiling without tools).' },
+  use_tools: { kind: 'boolean', default: true, reason: 'The tool answers calls; off, a calculator call gets no answer and a memory read gets "=?" (the no_tool presets: the ceiling without tools).' },
   max_tool_calling_iterations: { kind: 'number', default: 2, min: 0, max: 4, integer: true, reason: 'TRL’s name: tool calls answered per episode; a call beyond it ends the episode. One call solves a product, two a two-step problem.' },
   tool_failure_rate: {
     kind: 'number',
@@ -41,7 +41,15 @@ export const agentSchema = {
     max: 0.9,
     reason: 'Share of well-formed calls the calculator fails at random (the error reply "=?"), in training and in evaluation alike (evaluation draws the same failures at every step): a flaky tool, to learn to call again. Off by default.',
   },
-  reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the product.' },
+  answer_attempts: {
+    kind: 'number',
+    default: 1,
+    min: 1,
+    max: 2,
+    integer: true,
+    reason: 'Not a TRL field: tries per episode. 2 is reflection: after a wrong final answer the environment replies "?" (wrong, never what is right) and the policy tries once more; rewards score the last try. On products it takes a model with room for the second try (its own checkpoint).',
+  },
+  reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the answer (of the last try).' },
   reward_weight_format: { ...grpoSchema.reward_weight_format, default: 0.1, reason: 'A little credit for ending with "#### n" keeps early episodes parseable.' },
   reward_weight_tool_cost: { kind: 'number', default: 0, min: 0, max: 5, reason: 'Subtracted once per call. Off by default: calls are free, as TRL’s tools are. A call pays while it costs less than a right answer earns.' },
   train_on_tool_results: { kind: 'boolean', default: false, reason: 'The masking bug, off: the loss sees only the policy’s own tokens (TRL masks tool results out).' },
@@ -78,5 +86,19 @@ export const agentPresets = {
     description:
       'Self-correction: the two-step problems with a calculator that fails 30% of calls at random ("=?"), and a reward for the right answer only. The SFT checkpoint gives up after a failed call; GRPO teaches it to call again: of the held-out episodes with a failed call, the share that call again rises from 0% to 100% by step 20, and the share that call again and answer right from 0% to about 44%.',
     overrides: { task: 'two_step', max_completion_length: 50, max_tool_calling_iterations: 3, tool_failure_rate: 0.3, reward_weight_format: 0, max_steps: 40, eval_steps: 10 },
+  },
+  memory: {
+    description:
+      'Memory: two facts ("a=37 b=52"), then three distractors and a question ("b?") after the facts have left the model’s 12-token sliding window. The policy can write "[b=52]" to a memory tool while it still sees the fact and read "[b]" → "=52" when asked. From an SFT checkpoint whose greedy episodes never use memory (1.5% held-out accuracy: guesses), GRPO makes it use memory on every held-out problem by step 10 (100% accuracy; seed 0, and the claim agent-memory-beats-window checks seeds 0-2).',
+    overrides: { task: 'memory', max_completion_length: 48, max_tool_calling_iterations: 3, reward_weight_format: 0, max_steps: 40, eval_steps: 10 },
+  },
+  memory_no_tool: {
+    description: 'The same memory problems and window with the memory tool off (reads get "=?"): the ceiling of a policy that has only its window is a guess, right about 1 time in 90.',
+    overrides: { task: 'memory', max_completion_length: 48, max_tool_calling_iterations: 3, reward_weight_format: 0, use_tools: false, max_steps: 40, eval_steps: 10 },
+  },
+  reflect: {
+    description:
+      'Reflection: a wrong final answer gets "?" (never the right value) and one more try; the reward is for a right last answer, and each calculator call costs 0.5, so answering from memory first and calling only after "?" pays best. Measured at this scale, GRPO does not learn that: it learns to call the calculator on the first try (first-try accuracy 25% → 94.5% by step 40) and the fix rate falls from 2% to 0% (seed 0; the claim agent-reflect-fixes records it on seeds 0-2; chapter 10 says why).',
+    overrides: { answer_attempts: 2, max_completion_length: 40, reward_weight_format: 0, reward_weight_tool_cost: 0.5, max_steps: 40, eval_steps: 10 },
   },
 } satisfies Presets<typeof agentSchema>;

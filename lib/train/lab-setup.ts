@@ -5,6 +5,7 @@
 import type { TinyLMConfig } from '@/lib/models/config';
 import { configForTask } from '@/lib/models/presets';
 import { createAgentTask, type AgentTask, type AgentTaskKind } from '@/lib/tasks/agent';
+import { createMemoryTask } from '@/lib/tasks/agent-memory';
 import { createTwoStepTask } from '@/lib/tasks/agent-two-step';
 import { createArithmeticTask, type ArithmeticTask } from '@/lib/tasks/arithmetic';
 
@@ -31,7 +32,7 @@ export function labModelConfig(task: ArithmeticTask): TinyLMConfig {
  * operations that take two calls (lib/tasks/agent-two-step.ts).
  */
 export function createAgentLabTask(kind: AgentTaskKind = 'product'): AgentTask {
-  return kind === 'two_step' ? createTwoStepTask() : createAgentTask();
+  return kind === 'two_step' ? createTwoStepTask() : kind === 'memory' ? createMemoryTask() : createAgentTask();
 }
 
 /**
@@ -44,10 +45,30 @@ export const AGENT_MAX_COMPLETION = 26;
  * "[999*9]=8991 [8991+99]=? [8991+99]=9090 #### 9090" plus EOS (context 10 + 50 = 60).
  */
 export const AGENT_TWO_STEP_MAX_COMPLETION = 50;
-/** The longest completion each agent task's model fits. */
-export const agentMaxCompletion = (kind: AgentTaskKind) => (kind === 'two_step' ? AGENT_TWO_STEP_MAX_COMPLETION : AGENT_MAX_COMPLETION);
-export function agentModelConfig(task: AgentTask): TinyLMConfig {
-  return configForTask({ tokenizer: task.tokenizer, promptLength: task.promptLength, maxCompletionLength: agentMaxCompletion(task.kind) });
+/**
+ * The memory task's model: room for "[a=37][b=52]; c=81 d=20 e=44 b?[b]=52 #### 52" plus EOS and two spare tokens
+ * (context 10 + 48 = 58), and a sliding attention window of 12 tokens. Over its 2 layers a logit then depends on the
+ * last 2·11 + 1 = 23 tokens only: when the policy answers, the prompt's facts and its own first turn are out of reach
+ * (the earliest answer digit, "; c=81 d=20 e=44 b?####5", is predicted at position 32 and sees 10…32), while copying
+ * a fact into a memory call (12 tokens back at most) stays within one layer's window.
+ */
+export const MEMORY_MAX_COMPLETION = 48;
+export const MEMORY_SLIDING_WINDOW = 12;
+/**
+ * The product task with a second try (the reflect preset): room for a wrong answer, the reply, and a call with the
+ * right answer, "#### 8000<eos>?[999*9]=8991 #### 8991<eos>" (34), and a few to spare (context 7 + 40 = 47). A model
+ * of its own: the product model's 26 do not fit a second try with a call.
+ */
+export const AGENT_REFLECT_MAX_COMPLETION = 40;
+/** The longest completion each agent task's model fits; `attempts` 2 on products takes the reflect model. */
+export function agentMaxCompletion(kind: AgentTaskKind, attempts = 1): number {
+  if (kind === 'two_step') return AGENT_TWO_STEP_MAX_COMPLETION;
+  if (kind === 'memory') return MEMORY_MAX_COMPLETION;
+  return attempts > 1 ? AGENT_REFLECT_MAX_COMPLETION : AGENT_MAX_COMPLETION;
+}
+export function agentModelConfig(task: AgentTask, attempts = 1): TinyLMConfig {
+  const config = configForTask({ tokenizer: task.tokenizer, promptLength: task.promptLength, maxCompletionLength: agentMaxCompletion(task.kind, attempts) });
+  return task.kind === 'memory' ? { ...config, sliding_window: MEMORY_SLIDING_WINDOW } : config;
 }
 
 /**
@@ -58,6 +79,20 @@ export function agentModelConfig(task: AgentTask): TinyLMConfig {
  * room to teach both.
  */
 export const AGENT_MULTISTEP_SFT = { toolRate: 0.5, failureRate: 0.5, retryRate: 0.3, steps: 480 } as const;
+
+/**
+ * How agent_memory_sft is made (seed 0): demonstrations write both facts and read the asked one with probability
+ * toolRate, else end the turn and answer (a guess to imitate, since the facts are out of the window). Stopped at
+ * `steps`, where greedy decoding uses memory on some held-out problems and not on others: GRPO has room.
+ */
+export const AGENT_MEMORY_SFT = { toolRate: 0.4, steps: 300 } as const;
+/**
+ * How agent_reflect_sft is made (seed 0): the product demonstrations of agent_sft (toolRate of them call), and
+ * retryRate of those that answer from memory first give a wrong answer, get "?" and try again, with a call as often
+ * as a first try has one (toolRate). The wrong answer is context (mask 0): the model imitates the second try, never
+ * the mistake. So SFT teaches that a try follows "?", not that it should call: that is left to GRPO.
+ */
+export const AGENT_REFLECT_SFT = { toolRate: 0.2, retryRate: 0.2, steps: 700 } as const;
 
 /** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {
@@ -71,6 +106,17 @@ export const CHECKPOINTS = {
   agent_sft: 'models/agent-sft.arlw',
   /** The two-step agent model after SFT on demonstrations, some with two calls: it plans its calls sometimes. */
   agent_multistep_sft: 'models/agent-multistep-sft.arlw',
+  /** The memory task's model (sliding window 12) after SFT on demonstrations, half of them using the memory tool. */
+  agent_memory_sft: 'models/agent-memory-sft.arlw',
+  /** The product task's model with room for a second try, after SFT on demonstrations, a few with a wrong first try fixed. */
+  agent_reflect_sft: 'models/agent-reflect-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;
+
+/** The SFT checkpoint an agent run starts from: the task's, and on products with a second try the reflect model's. */
+export function agentCheckpoint(kind: AgentTaskKind, attempts: number): CheckpointName {
+  if (kind === 'two_step') return 'agent_multistep_sft';
+  if (kind === 'memory') return 'agent_memory_sft';
+  return attempts > 1 ? 'agent_reflect_sft' : 'agent_sft';
+}

@@ -8,7 +8,7 @@ import { agentPresets, agentSchema } from './agent-config';
 import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from './config';
 import { dpoPresets, dpoSchema } from './dpo-config';
 import { grpoPresets, grpoSchema } from './grpo-config';
-import type { CheckpointName } from './lab-setup';
+import { agentCheckpoint, type CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
 import { sftPresets, sftSchema } from './sft-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
@@ -67,7 +67,7 @@ const ENTRIES = {
     summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator, plan two calls, and call again after a failure',
     schema: agentSchema,
     presets: agentPresets,
-    checkpoint: (config) => (config.init_from === 'base' ? null : config.task === 'two_step' ? 'agent_multistep_sft' : 'agent_sft'),
+    checkpoint: (config) => (config.init_from === 'base' ? null : agentCheckpoint(config.task, config.answer_attempts)),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: null },
     load: () => import('./agent-trainer').then((m) => m.agentFactory),

@@ -11,6 +11,7 @@ import { mdxComponents } from '@/app/_components/mdx/registry';
 import { glossary, glossaryId } from '@/content/glossary';
 import { notation } from '@/content/notation';
 import { references } from '@/content/references';
+import { TRAINERS } from '@/lib/train/registry';
 
 // Ids the chapter page itself adds around the MDX body (objectives, takeaways, references).
 const PAGE_IDS = ['objectives-title', 'key-takeaways-title', 'references-title', 'main'];
@@ -29,7 +30,7 @@ describe('course map and chapter files', () => {
     for (const [index, entry] of course.entries()) expect(files.get(entry.slug)?.number).toBe(index + 1);
   });
 
-  it('covers the nine chapters of the course in order', () => {
+  it('covers the ten chapters of the course in order', () => {
     expect(course.map((c) => c.slug)).toEqual([
       'agentic-rl',
       'sft-lora',
@@ -40,6 +41,7 @@ describe('course map and chapter files', () => {
       'pipeline',
       'research-2025',
       'agent-data',
+      'beyond-the-calculator',
     ]);
   });
 
@@ -83,7 +85,7 @@ describe('every chapter', () => {
           continue;
         }
         const chapterLink = /^\/chapters\/([a-z0-9-]+)\/(?:#([a-z0-9-]+))?$/.exec(url);
-        const labLink = /^\/labs\/(?:([a-z0-9-]+)\/)?$/.exec(url);
+        const labLink = /^\/labs\/(?:([a-z0-9-]+)\/(?:\?preset=([a-z0-9_]+))?)?$/.exec(url);
         const pageLink = /^\/(notation|glossary|references)\/(?:#([a-z0-9-]+))?$/.exec(url);
         if (pageLink) {
           if (pageLink[2] && !pageAnchors.get(pageLink[1])!.has(pageLink[2])) problems.push(`${where}: no entry #${pageLink[2]} on /${pageLink[1]}/`);
@@ -93,6 +95,9 @@ describe('every chapter', () => {
           else if (chapterLink[2] && !target.has(chapterLink[2])) problems.push(`${where}: no heading #${chapterLink[2]} in ${chapterLink[1]}`);
         } else if (labLink) {
           if (labLink[1] && !labSlugs.has(labLink[1])) problems.push(`${where}: no lab "${labLink[1]}"`);
+          // A preset link opens the lab on that preset: it must be one of the lab's trainer's presets.
+          const trainer = labs.find((l) => l.slug === labLink[1])?.trainer;
+          if (labLink[2] && trainer && !Object.hasOwn(TRAINERS[trainer].presets, labLink[2])) problems.push(`${where}: lab "${labLink[1]}" has no preset "${labLink[2]}"`);
         } else if (url !== '/' && url !== '/search/') {
           problems.push(`${where}: internal links must look like /chapters/<slug>/#anchor or /notation/, /glossary/, /references/ (#anchor), got ${url}`);
         }
@@ -115,6 +120,20 @@ describe('every chapter', () => {
     for (const chapter of compiled) {
       for (const id of chapter.quizIds) expect(id.startsWith(`ch${String(chapter.meta.number).padStart(2, '0')}-`), id).toBe(true);
     }
+  });
+});
+
+describe('chapter 10, beyond the calculator', () => {
+  it('has at least 2,500 words of prose, a comparison table, math, quizzes, references, and the closing section the next sections go before', () => {
+    const tenth = compiled.find((c) => c.meta.slug === 'beyond-the-calculator')!;
+    expect(tenth.meta.number).toBe(10);
+    expect(tenth.meta.words).toBeGreaterThanOrEqual(2500);
+    expect(tenth.quizIds.length).toBeGreaterThanOrEqual(2);
+    expect(tenth.code).toContain('table');
+    expect(tenth.code).toContain('katex-display');
+    expect(tenth.code).toContain('References');
+    const headings = tenth.headings.filter((h) => h.depth === 2).map((h) => h.id);
+    expect(headings.at(-1)).toBe('what-this-chapter-has-not-trained-yet');
   });
 });
 

@@ -25,6 +25,7 @@ const CHAPTER_CONFIG: Record<string, { trl: TrlConfig; lab?: Schema }> = {
   pipeline: { trl: 'GRPOConfig', lab: grpoSchema },
   'research-2025': { trl: 'GRPOConfig', lab: grpoSchema },
   'agent-data': { trl: 'SFTConfig' },
+  'beyond-the-calculator': { trl: 'GRPOConfig', lab: agentSchema },
 };
 
 const NAMED: [RegExp, TrlConfig][] = [

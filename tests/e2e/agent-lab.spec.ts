@@ -1,4 +1,7 @@
-/** The agent lab in Chromium: it trains, its charts fill, and the trajectory viewer shows which tokens are trained on. */
+/**
+ * The agent lab in Chromium: it trains, its charts fill, and the trajectory viewer shows which tokens are trained on,
+ * the memory task's writes and reads, and reflection's "wrong" reply.
+ */
 import { expect, test } from '@playwright/test';
 
 const status = (page: import('@playwright/test').Page) => page.getByRole('status');
@@ -86,4 +89,34 @@ test('retry: the viewer marks the calculator’s failed replies', async ({ page 
   await expect(episode.locator('.turn-failed').first()).toHaveText(/=\?/);
   await expect(episode.locator('.turn-failed .tok').first()).toHaveAttribute('title', /the call failed/);
   await expect(episode).toContainText(/failed/);
+});
+
+test('memory: the viewer shows memory writes, the environment’s question and the memory’s reply, and the memory-use chart fills', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/labs/agent/?preset=memory&max_steps=2&eval_steps=2');
+  await expect(page.getByLabel('task')).toHaveValue('memory');
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+  await expect(page.getByRole('figure', { name: /Memory use \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
+  const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
+  // Sampled at temperature 1 from a checkpoint that wrote in 40% of its demonstrations: some episode writes and reads.
+  const episode = await findEpisode(page, viewer, '.turn-observation[data-source="memory"]');
+  await expect(episode.locator('.tok-memory-write').first()).toBeVisible();
+  await expect(episode.locator('.turn-observation[data-source="question"]')).toContainText(/[ab]\?/);
+  await expect(episode.locator('.turn-observation[data-source="memory"] .tok').first()).toHaveAttribute('title', /the memory’s reply \(context only: masked out of the loss\)/);
+  expect(errors).toEqual([]);
+});
+
+test('reflect: a wrong answer gets the environment’s "?" and a second try, and the reflection chart fills', async ({ page }) => {
+  await page.goto('/labs/agent/?preset=reflect&max_steps=1&eval_steps=1');
+  await expect(page.getByLabel('answer_attempts')).toHaveValue('2');
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(page.getByRole('figure', { name: /Reflection \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
+  const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
+  const episode = await findEpisode(page, viewer, '.turn-observation[data-source="wrong"]');
+  await expect(episode.locator('.turn-observation[data-source="wrong"]')).toHaveText(/\?/);
+  await expect(episode.locator('.tok-wrong').first()).toHaveAttribute('title', /wrong, one more try/);
+  await expect(episode).toContainText('2 tries (first wrong)');
 });

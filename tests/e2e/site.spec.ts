@@ -9,7 +9,7 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   const errors = watchErrors(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Agentic RL Lab' })).toBeVisible();
-  await expect(page.locator('.chapter-card')).toHaveCount(9);
+  await expect(page.locator('.chapter-card')).toHaveCount(10);
   await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeVisible();
 
   await page.locator('.chapter-card a').first().click();
@@ -71,7 +71,7 @@ test('a reader goes from the home page through a chapter, answers a quiz, and ke
   // A returning reader: the new reader's Start link is hidden until the page has read the stored progress.
   await expect(page.getByRole('link', { name: /Start: 1\./ })).toBeHidden();
   await goLive(page);
-  await expect(page.getByText('You have completed 1 of 9 chapters.')).toBeVisible();
+  await expect(page.getByText('You have completed 1 of 10 chapters.')).toBeVisible();
   await expect(page.locator('.chapter-card').first().locator('.chapter-mark.done')).toBeVisible();
   await expect(page.getByRole('link', { name: /Continue: 2\./ })).toBeVisible();
 
@@ -167,7 +167,7 @@ test('the sitemap lists every chapter and lab page, and each of them serves', as
   const xml = await (await request.get('/sitemap.xml')).text();
   const urls = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
   const chapterUrls = urls.filter((u) => u.startsWith('/chapters/'));
-  expect(chapterUrls).toHaveLength(9);
+  expect(chapterUrls).toHaveLength(10);
   expect(urls).toContain('/labs/');
   for (const url of urls) {
     const response = await page.goto(url);

@@ -16,6 +16,8 @@ export interface KernelShape {
   n_layers: number;
   n_heads: number;
   d_ff: number;
+  /** Slots a token attends to, itself included (TinyLMConfig.sliding_window); null or absent: all. */
+  sliding_window?: number | null;
 }
 
 /**
@@ -34,6 +36,7 @@ interface KernelExports {
   cacheFloatsPerRow(): number;
   scratchFloats(n: number, rows: number): number;
   heapBase(): number;
+  setWindow(window: number): void;
   feed(weights: number, cache: number, tokens: number, n: number, last: number, rows: number, scratch: number, probs: number, temperature: number): void;
   selectRows(cache: number, from: number, count: number, to: number): void;
 }
@@ -86,6 +89,7 @@ export async function openFusedDecoding(shape: KernelShape, weights: Float32Arra
   const k = instance.exports as unknown as KernelExports;
   const { vocab_size: V, context_length: C, d_model: D, n_layers: L, n_heads: H, d_ff: F } = shape;
   const weightFloats = k.configure(D, H, L, F, V, C);
+  k.setWindow(shape.sliding_window ?? 0);
   const VP = Math.ceil(V / 4) * 4; // the kernel's head is zero-padded to whole SIMD lanes
   const headFloats = D * V + V;
   if (weights.length + (D + 1) * (VP - V) !== weightFloats) {

@@ -10,7 +10,7 @@ import { CALCULATOR_ERROR } from '@/lib/tasks/environment';
 import { agentEvalEnvironment, createAgentTrainer, resolveAgentConfig } from '@/lib/train/agent-trainer';
 import { agentPresets } from '@/lib/train/agent-config';
 import { ConfigError } from '@/lib/train/config';
-import { AGENT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
+import { AGENT_MAX_COMPLETION, AGENT_REFLECT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
 import { checkpointFor } from '@/lib/train/registry';
 
 beforeAll(async () => {
@@ -50,17 +50,73 @@ describe('agent trainer, two-step task', () => {
     expect(checkpointFor('agent', agentPresets.multi_step.overrides)).toBe('agent_multistep_sft');
     expect(checkpointFor('agent', agentPresets.retry.overrides)).toBe('agent_multistep_sft');
     expect(checkpointFor('agent', { ...agentPresets.multi_step.overrides, init_from: 'base' })).toBeNull();
+    expect(checkpointFor('agent', agentPresets.memory.overrides)).toBe('agent_memory_sft');
+    expect(checkpointFor('agent', agentPresets.memory_no_tool.overrides)).toBe('agent_memory_sft');
+    expect(checkpointFor('agent', agentPresets.reflect.overrides)).toBe('agent_reflect_sft');
   });
 
   it('evaluates with the same random failures every time, at the configured rate', () => {
     const config = resolveAgentConfig(agentPresets.retry.overrides);
     const calls = twoStep.testSet(400).map((p) => `[${p.expression}]`);
     const failed = (env: ReturnType<typeof agentEvalEnvironment>) => calls.map((c) => twoStep.tokenizer.decode(env!.respond(twoStep.tokenizer.encode(c))!.tokens) === CALCULATOR_ERROR);
-    const first = failed(agentEvalEnvironment(twoStep, config));
-    expect(failed(agentEvalEnvironment(twoStep, config))).toEqual(first);
+    const first = failed(agentEvalEnvironment(twoStep, config, []));
+    expect(failed(agentEvalEnvironment(twoStep, config, []))).toEqual(first);
     const share = first.filter(Boolean).length / first.length;
     expect(Math.abs(share - config.tool_failure_rate)).toBeLessThan(0.07); // 400 draws at p = 0.3: one standard error is ~0.023
-    expect(failed(agentEvalEnvironment(twoStep, resolveAgentConfig(agentPresets.multi_step.overrides))).some(Boolean)).toBe(false);
-    expect(agentEvalEnvironment(twoStep, resolveAgentConfig(agentPresets.multi_step_no_tool.overrides))).toBeUndefined();
+    expect(failed(agentEvalEnvironment(twoStep, resolveAgentConfig(agentPresets.multi_step.overrides), [])).some(Boolean)).toBe(false);
+    expect(agentEvalEnvironment(twoStep, resolveAgentConfig(agentPresets.multi_step_no_tool.overrides), [])).toBeUndefined();
+  });
+});
+
+describe('agent trainer, memory and reflection', () => {
+  it('memory: trains without leaking tensors, masks the memory’s replies out of the loss, and logs memory use', async () => {
+    const memory = createAgentLabTask('memory');
+    const model = createTinyLM({ ...agentModelConfig(memory), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
+    const trainer = createAgentTrainer(model, memory, { ...agentPresets.memory.overrides, per_device_train_batch_size: 8, num_generations: 4, eval_samples: 10 });
+    const first = await trainer.trainStep();
+    expect(first).toHaveProperty('memory/use_rate');
+    await trainer.evaluate();
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 2; i++) await trainer.trainStep();
+    const metrics = await trainer.evaluate();
+    expect(tf.memory().numTensors).toBe(before);
+    expect(metrics['eval/memory_use_rate']).toBeGreaterThanOrEqual(0);
+    expect(metrics).not.toHaveProperty('eval/fabricated_result_rate'); // a calculator's symptom, not memory's
+    const samples = (await trainer.inspect())!;
+    // Every episode got the distractors and the question from the environment, as observation tokens.
+    for (const e of samples.episodes) {
+      const observed = e.tokens.filter((_, t) => e.roles[t] === 'observation').join('');
+      if (e.tokens.includes(';')) expect(observed.startsWith(' c=')).toBe(true);
+    }
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('reflect: a wrong answer gets a second try, scored on the last one, without leaking tensors', async () => {
+    const product = createAgentLabTask('product');
+    const model = createTinyLM({ ...agentModelConfig(product, 2), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
+    const trainer = createAgentTrainer(model, product, { ...agentPresets.reflect.overrides, per_device_train_batch_size: 8, num_generations: 4, eval_samples: 10 });
+    expect(await trainer.trainStep()).toHaveProperty('reflection/fix_rate');
+    await trainer.evaluate();
+    const before = tf.memory().numTensors;
+    await trainer.trainStep();
+    const metrics = await trainer.evaluate();
+    expect(tf.memory().numTensors).toBe(before);
+    for (const m of ['eval/first_try_accuracy', 'eval/fix_rate', 'eval/accuracy']) expect(metrics).toHaveProperty(m);
+    expect(metrics['eval/fix_rate']).toBeLessThanOrEqual(metrics['eval/accuracy']);
+    expect(metrics['eval/accuracy']).toBeCloseTo(metrics['eval/first_try_accuracy'] + metrics['eval/fix_rate'], 10);
+    const samples = (await trainer.inspect())!;
+    // An untrained model's answers are wrong: every episode that ended its first turn got "?" and went on.
+    const retried = samples.episodes.filter((e) => e.attempts === 2);
+    for (const e of retried) expect(e.tokens[e.tokens.indexOf('<eos>') + 1]).toBe('?');
+    expect(samples.episodes.every((e) => e.attempts <= 2)).toBe(true);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('refuses a second try longer than the product model holds', () => {
+    expect(() => resolveAgentConfig({ answer_attempts: 2, max_completion_length: AGENT_REFLECT_MAX_COMPLETION + 1 })).toThrow(ConfigError);
+    expect(resolveAgentConfig(agentPresets.reflect.overrides).max_completion_length).toBe(AGENT_REFLECT_MAX_COMPLETION);
+    expect(() => resolveAgentConfig({ answer_attempts: 3 })).toThrow(ConfigError);
   });
 });

@@ -17,6 +17,12 @@ let V: i32 = 0; // vocab_size
 let VP: i32 = 0; // vocab_size rounded up to a multiple of 4: the head's weight and bias are zero-padded to it
 let C: i32 = 0; // context_length
 let CP: i32 = 0; // context_length rounded up to a multiple of 4: keys are stored transposed, [D, CP]
+let W: i32 = 0; // sliding_window: a token attends to slots pos − W + 1 … pos; 0 means every slot from 0
+
+/** Sets the sliding window (0: none). Call after configure, which resets it: a reused instance keeps no old window. */
+export function setWindow(window: i32): void {
+  W = window;
+}
 
 /** Sets the shapes. Returns the number of floats the weights take (see weight layout below). */
 export function configure(dModel: i32, nHeads: i32, nLayers: i32, dFf: i32, vocab: i32, context: i32): i32 {
@@ -29,6 +35,7 @@ export function configure(dModel: i32, nHeads: i32, nLayers: i32, dFf: i32, voca
   VP = (vocab + 3) & ~3;
   C = context;
   CP = (context + 3) & ~3;
+  W = 0;
   return weightFloats();
 }
 
@@ -311,6 +318,8 @@ export function feed(
           v128.store(scores + ((<usize>(4 * bk)) << 2), acc);
         }
         for (let s = pos + 1; s < 4 * blocks; s++) store<f32>(scores + (<usize>s << 2), -Infinity);
+        // Slots that have left the sliding window weigh exactly 0 after the softmax, as the tfjs mask's −1e9 does.
+        if (W > 0) for (let s = 0; s <= pos - W; s++) store<f32>(scores + (<usize>s << 2), -Infinity);
         for (let p = scores; p < tail; p += 16) maxv = f32x4.max(maxv, v128.load(p));
         const max = f32x4.splat(hmax(maxv));
         let sumv = f32x4.splat(0);

@@ -15,7 +15,8 @@
  *
  * With --assignment (the instructor's file, or the lab link saved to a file) the run starts from the assignment's
  * settings, and a flag that would change a locked setting is refused. --submit then writes a submission file, as
- * the lab's Submit button does, for the name given by --student.
+ * the lab's Submit button does, for the name given by --student. Under an assignment with per-student seeds
+ * (lib/teach/seeds.ts) --student is required, training or not: the run's seed is that student's.
  *
  * Every flag, name, value and path is checked before tfjs loads or training starts: a mistake costs one line on
  * stderr and exit code 2, never a stack trace or a lost run.

@@ -73,3 +73,11 @@ export function dueToLocal(due: string): { local: string; minutes: number } | nu
   if (!m) return null;
   return { local: `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}`, minutes: offsetMinutes(m[7]) };
 }
+
+/** A span in words, as lateness is reported: "25 min", "2 h 30 min", "3 days". */
+export function duration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
+}

@@ -33,6 +33,7 @@ import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
 import { GOAL_METRICS, goalMet } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
 import { perStudentSeeds, studentKey, studentSeed, type Seeding } from './seeds';
+import { duration } from './due';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
 export type EvalSet = { kind: 'public' } | { kind: 'seeded'; seed: number; samples: number };
@@ -99,12 +100,7 @@ export function farApart(metric: string, claimed: number, measured: number, n1: 
 const fmt = (x: number) => String(Number(x.toFixed(4)));
 const show = (v: FieldValue | undefined) => (typeof v === 'string' ? quoteInput(v) : String(v));
 
-export function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
-}
+export { duration };
 
 /** The row of a file that cannot be graded (e.g. one too large to read). */
 export function invalidRow(file: string, reason: string): GradeRow {

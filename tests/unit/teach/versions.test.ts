@@ -1,5 +1,6 @@
 /**
- * Files made before this version still grade. The fixtures were made by the version 1 code (commit e69a845) with its
+ * Files made by earlier versions still grade, and so do today's (the version 2 fixtures, made by this version's CLI,
+ * pin them for the next change). The version 1 fixtures were made by the version 1 code (commit e69a845) with its
  * own `npm run assign`, `npm run train -- --submit` and exercise submission builder: an assignment with one locked
  * seed, a due date in UTC and two exercises, Ada's run and Ada's exercises file. They grade as they always did,
  * through today's evaluator and sandbox, and a regrade of the exercises gives the same rows (their cases now come
@@ -17,6 +18,7 @@ import { gradeExerciseSubmission, type ExerciseChecker } from '@/lib/teach/exerc
 import { flagSharedWeights, gradeSubmission } from '@/lib/teach/grade';
 import { buildGradebook } from '@/lib/teach/gradebook';
 import { selectBackend } from '@/lib/tf/backend';
+import { studentSeed } from '@/lib/teach/seeds';
 
 const read = (name: string) => fs.readFileSync(`tests/unit/teach/fixtures/${name}`, 'utf8');
 let sandbox: ReturnType<typeof createNodeSandbox>;
@@ -26,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.dispose());
 
-describe('version 1 files', () => {
+describe('files of every version', () => {
   it('grade as before: the run re-evaluated, the exercises run again on the same cases at every regrade', async () => {
     const assignment = await parseAssignmentFile(read('assignment-v1.json'));
     expect(assignment.version).toBe(1);
@@ -52,5 +54,12 @@ describe('version 1 files', () => {
     const [book] = buildGradebook(flagSharedWeights([run, first], assignment), assignment);
     expect(book).toMatchObject({ id: 'Ada', files: ['submission-v1.json', 'exercises-v1.json'] });
     expect(book.score).toBe(Math.round((1000 * ((run.goalMet ? 1 : 0) + 1)) / 3) / 10);
+  }, 30_000);
+
+  it('version 2: per-student seeds and a zoned due date, as made today', async () => {
+    const assignment = await parseAssignmentFile(read('assignment-v2.json'));
+    expect(assignment).toMatchObject({ version: 2, seeding: 'per_student', due: '2031-05-01T17:00:00+02:00', grading: { exercise_seed: expect.any(Number) } });
+    const run = await gradeSubmission({ name: 'submission-v2.json', text: read('submission-v2.json') }, assignment, evaluateCheckpoint, new Date('2031-04-01T00:00:00Z'));
+    expect(run).toMatchObject({ status: 'ok', student: 'S0001', seed: studentSeed(assignment.id, 'S0001'), flags: [] });
   }, 30_000);
 });

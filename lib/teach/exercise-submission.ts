@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { exerciseNamed, isExerciseId } from '@/content/exercises';
-import { MAX_SOURCE_LENGTH, resultLine, type CheckResult } from '@/lib/exercises/check';
+import { describeResult, MAX_SOURCE_LENGTH, resultLine, type CheckResult } from '@/lib/exercises/check';
 import { quoteInput } from '@/lib/train/config';
 import { errorMessage } from '@/lib/errors';
 import { exerciseSeedOf, firstIssue, MAX_ASSIGNED_EXERCISES, type AssignmentFile, type SharedAssignment } from './assignment';
@@ -99,6 +99,8 @@ export type ExerciseChecker = (exerciseId: string, source: string, seed: number)
 export interface ExerciseGrade {
   passed: boolean;
   detail: string;
+  /** The failing case's arguments by name ("rewards = [1, 0], gamma = 0.9"), for the student's feedback. */
+  inputs?: string;
 }
 
 /**
@@ -140,7 +142,8 @@ export async function gradeExerciseSubmission(file: GradeInput, assignment: Assi
         continue;
       }
       const result = await check(id, source, exerciseSeedOf(assignment));
-      grades[id] = { passed: result.passed, detail: resultLine(result, id) };
+      const inputs = result.passed ? undefined : describeResult(result, exerciseNamed(id)!).inputs?.join(', ');
+      grades[id] = { passed: result.passed, detail: resultLine(result, id), ...(inputs ? { inputs: inputs.length > 300 ? `${inputs.slice(0, 300)}…` : inputs } : {}) };
     }
     row.exercises = grades;
 

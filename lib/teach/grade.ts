@@ -58,7 +58,7 @@ export interface GradeRow {
   /** SHA-256 of the weights, once they parse: identical weights in two submissions are flagged. */
   weightsSha256: string | null;
   /** An exercise submission's result per listed exercise (lib/teach/exercise-submission.ts); absent for a run. */
-  exercises?: Record<string, { passed: boolean; detail: string }>;
+  exercises?: Record<string, { passed: boolean; detail: string; inputs?: string }>;
   /** The seed in the run's config (null for exercises or a file that did not parse). */
   seed: number | null;
   /** The time the file says it was made: the student's clock. */

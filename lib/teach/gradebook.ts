@@ -88,8 +88,9 @@ function exerciseFeedback(r: GradeRow, ids: readonly string[]): string {
   if (r.status === 'tampered') return `Exercises: not scored: ${r.detail}.`;
   const passed = ids.filter((id) => r.exercises?.[id]?.passed).length;
   const firstFailing = ids.find((id) => !r.exercises?.[id]?.passed);
-  const failing = firstFailing === undefined ? '' : ` First not passed: ${firstFailing}: ${r.exercises?.[firstFailing]?.detail ?? 'not handed in'}`;
-  return `Exercises: ${passed} of ${ids.length} passed.${failing.length > 400 ? `${failing.slice(0, 400)}…` : failing}`;
+  const grade = firstFailing === undefined ? undefined : r.exercises?.[firstFailing];
+  const failing = firstFailing === undefined ? '' : ` First not passed: ${firstFailing}: ${grade?.detail ?? 'not handed in'}${grade?.inputs ? ` (inputs: ${grade.inputs})` : ''}.`;
+  return `Exercises: ${passed} of ${ids.length} passed.${failing.length > 600 ? `${failing.slice(0, 600)}…` : failing}`;
 }
 
 /** One entry per student (roster order first, then students not on it), from graded rows. */

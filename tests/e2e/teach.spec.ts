@@ -79,6 +79,17 @@ test.describe.serial('assignments', () => {
     await page.getByRole('button', { name: 'Download the assignment file' }).click();
     await (await saved).saveAs(files.assignment);
     const made = JSON.parse(fs.readFileSync(files.assignment, 'utf8'));
+    // Reopened to edit or reissue: every field back in the form.
+    await page.reload();
+    await goLive(page);
+    await page.getByLabel('Open an assignment file to edit or reissue').setInputFiles(files.assignment);
+    await expect(page.getByText(/^Opened Week 3 \(id [0-9a-f]{12}, version 2\)/)).toBeVisible();
+    await expect(page.getByLabel('Title')).toHaveValue('Week 3');
+    await expect(page.getByLabel('Threshold')).toHaveValue('0.1');
+    await expect(page.getByLabel('Due')).toHaveValue('2099-01-01T12:00');
+    await expect(page.getByLabel('Time zone')).toHaveValue('60');
+    await expect(page.getByRole('textbox', { name: 'max_steps', exact: true })).toHaveValue('3');
+    await expect(page.getByRole('checkbox', { name: 'lock beta' })).toBeChecked();
     expect(made).toMatchObject({ version: 2, seeding: 'per_student', due: '2099-01-01T12:00:00+01:00', grading: { eval_seed: 77, eval_samples: 200, exercise_seed: expect.any(Number) } });
 
     // The student.

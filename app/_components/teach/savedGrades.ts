@@ -23,7 +23,7 @@ const rowSchema = z.object({
   goalMet: z.boolean().nullable(),
   flags: z.array(text).max(20),
   weightsSha256: z.string().max(64).nullable(),
-  exercises: z.record(z.string().max(40), z.object({ passed: z.boolean(), detail: text })).optional(),
+  exercises: z.record(z.string().max(40), z.object({ passed: z.boolean(), detail: text, inputs: text.optional() })).optional(),
   seed: z.number().nullable(),
   submitted: z.string().max(40).nullable(),
   received: z.string().max(40).nullable(),

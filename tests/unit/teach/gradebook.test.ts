@@ -19,7 +19,7 @@ const lab = (student: string, file: string, o: Partial<GradeRow> = {}): GradeRow
 });
 const ex = (student: string, file: string, passed: string[], o: Partial<GradeRow> = {}): GradeRow => ({
   ...lab(student, file, { claimed: null, measured: null, goalMet: null, seed: null, ...o }),
-  exercises: Object.fromEntries(['gae', 'dpo-loss'].map((id) => [id, passed.includes(id) ? { passed: true, detail: 'passed' } : { passed: false, detail: 'failed: Case 2 of 20 failed: the value differs' }])),
+  exercises: Object.fromEntries(['gae', 'dpo-loss'].map((id) => [id, passed.includes(id) ? { passed: true, detail: 'passed' } : { passed: false, detail: 'failed: Case 2 of 20 failed: the value differs', inputs: 'beta = 0.1' }])),
 });
 
 describe('the gradebook', () => {
@@ -41,7 +41,7 @@ describe('the gradebook', () => {
     expect(book[0].files).toEqual(['ada-1.json', 'ada-2.json', 'ada-3.json', 'ada-ex.json']);
     expect(book[0].feedback).toBe(
       'Lab: eval/accuracy 0.5 on 200 held-out problems the instructor drew (your page showed 0.3 on the lab’s own test set); goal eval/accuracy >= 0.45: met. ' +
-        'Exercises: 1 of 2 passed. First not passed: dpo-loss: failed: Case 2 of 20 failed: the value differs ' +
+        'Exercises: 1 of 2 passed. First not passed: dpo-loss: failed: Case 2 of 20 failed: the value differs (inputs: beta = 0.1). ' +
         'Not gradable: ada-3.json (invalid: not valid JSON).',
     );
     expect(book[1].feedback).toMatch(/^Lab: not scored: locked setting beta changed/);

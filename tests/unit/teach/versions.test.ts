@@ -48,7 +48,7 @@ describe('files of every version', () => {
     const again = await gradeExerciseSubmission(file, assignment, check, graded);
     expect(again).toEqual(first);
     expect(new Set(seeds)).toEqual(new Set([exerciseSeedOf(assignment)]));
-    expect(first.exercises).toEqual({ gae: { passed: true, detail: 'passed' }, 'dpo-loss': { passed: false, detail: expect.stringMatching(/^failed: Case 1 of 20 failed: /) } });
+    expect(first.exercises).toEqual({ gae: { passed: true, detail: 'passed' }, 'dpo-loss': { passed: false, detail: expect.stringMatching(/^failed: Case 1 of 20 failed: /), inputs: expect.stringMatching(/^policyChosen = /) } });
 
     // One seed for the class in version 1: no per-student seed check, and the gradebook merges Ada's two files.
     const [book] = buildGradebook(flagSharedWeights([run, first], assignment), assignment);

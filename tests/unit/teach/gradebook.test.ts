@@ -4,14 +4,15 @@
  * evaluator, are under test.
  */
 import { describe, expect, it } from 'vitest';
-import { createAssignment } from '@/lib/teach/assignment';
-import { parseCsv } from '@/lib/teach/csv';
+import { decodeWeightsFile, encodeWeightsFile } from '@/lib/models/weights-file';
+import { createAssignment, sharedPart } from '@/lib/teach/assignment';
+import { gradesCsv, parseCsv } from '@/lib/teach/csv';
 import { dueFromLocal, dueToLocal, formatDue, parseDue } from '@/lib/teach/due';
 import { finalFigure, goalRangeProblem, parseGoal } from '@/lib/teach/goal';
-import { invalidRow, type GradeRow } from '@/lib/teach/grade';
+import { flagSharedWeights, gradeSubmission, invalidRow, type GradeRow } from '@/lib/teach/grade';
 import { buildGradebook, gradebookCsv, parseReceived, parseRoster } from '@/lib/teach/gradebook';
 import type { LogLine } from '@/lib/train/run';
-import { GRPO_INPUT } from './fixtures';
+import { GRPO_INPUT, SFT_WEIGHTS, submissionJson } from './fixtures';
 
 const assignment = await createAssignment({ ...GRPO_INPUT, exercises: ['gae', 'dpo-loss'] });
 const lab = (student: string, file: string, o: Partial<GradeRow> = {}): GradeRow => ({
@@ -130,4 +131,37 @@ describe('the figure a student sees, with its uncertainty', () => {
     expect(finalFigure(history, 'eval/return', 8)).toEqual({ value: 0.8, halfWidth: null });
     expect(finalFigure(history.slice(1, 2), 'eval/accuracy', 200)).toBeNull();
   });
+});
+
+describe('a class of 100', () => {
+  it('100 files graded into 100 rows and a gradebook: honest runs unflagged, one copy grouped, the absent student listed', async () => {
+    const perStudent = await createAssignment({ ...GRPO_INPUT, locked: ['beta', 'max_steps'] });
+    // Honest students train on their own seeds, so their weights differ: here, one value of the first tensor each.
+    const base = decodeWeightsFile(SFT_WEIGHTS);
+    const weightsOf = (i: number) => {
+      const [first, ...rest] = base.tensors;
+      const values = Float32Array.from(first.values);
+      values[0] += (i + 1) * 1e-3;
+      return encodeWeightsFile({ ...base, tensors: [{ ...first, values }, ...rest] });
+    };
+    const evaluate = async () => ({ 'eval/accuracy': 0.5, 'eval/format': 1 });
+    const ids = Array.from({ length: 101 }, (_, i) => `s${String(i).padStart(4, '0')}`);
+    const rows = [];
+    for (let i = 0; i < 100; i++) {
+      // s0099 copied s0098's file and put their own name (and the digest) on it.
+      const json = i === 99 ? { ...(await submissionJson(sharedPart(perStudent), { student: ids[98], weights: weightsOf(98), finalAccuracy: 0.5 })), student: ids[99] } : await submissionJson(sharedPart(perStudent), { student: ids[i], weights: weightsOf(i), finalAccuracy: 0.5 });
+      rows.push(await gradeSubmission({ name: `${ids[i]}.json`, text: JSON.stringify(json) }, perStudent, evaluate, new Date('2031-04-21T00:00:00Z')));
+    }
+    const flagged = flagSharedWeights(rows, perStudent);
+    expect(flagged.filter((r) => r.status === 'ok')).toHaveLength(99);
+    expect(flagged[99]).toMatchObject({ status: 'tampered', sameWeightsGroup: 1 });
+    expect(flagged[98].flags).toEqual(['same weights (group 1) as s0099; trained on s0098’s seed']);
+    expect(flagged.filter((r) => r.flags.length > 0)).toHaveLength(2);
+    expect(gradesCsv(flagged).trim().split('\n')).toHaveLength(101);
+    const book = buildGradebook(flagged, perStudent, ids.map((id) => ({ id, name: '' })));
+    expect(book).toHaveLength(101);
+    expect(book.filter((e) => e.score === 100)).toHaveLength(99);
+    expect(book[99].score).toBe(0);
+    expect(book[100]).toMatchObject({ id: 's0100', score: null, feedback: 'Nothing handed in.' });
+  }, 30_000);
 });

@@ -173,7 +173,6 @@ export function Grader() {
     if (assignment && assignmentText && doneRows.length > 0) saveGrading(assignmentText, doneRows, received);
   }, [savedKey]); // the key names what changed: the rows themselves are new objects on every render
 
-
   return (
     <div className="grader">
       <section className="lab-section">

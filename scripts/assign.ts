@@ -3,7 +3,9 @@
  *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id]
  *
  * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr (and, with
- * --exercises, the link where students hand in those code exercises). Keep the
+ * --exercises, the link where students hand in those code exercises). Each student trains on a seed of their own
+ * (lib/teach/seeds.ts) unless --lock names seed: then the class shares the one seed. --due needs a time zone
+ * ("2026-12-10T17:00+01:00" or "…Z"): without one it would mean a different time on every machine. Keep the
  * file: grading needs it (it holds the evaluation seed, which the link does not). Every mistake costs one line on
  * stderr and exit code 2.
  */
@@ -11,6 +13,7 @@ import { labNamed, labPresets, labs } from '@/content/labs';
 import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, AssignmentError, exercisesLink } from '@/lib/teach/assignment';
 import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
+import { formatDue } from '@/lib/teach/due';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
@@ -82,6 +85,12 @@ async function main(argv: string[]) {
     exercises,
   });
   console.log(JSON.stringify(file, null, 1));
+  console.error(
+    file.seeding === 'per_student'
+      ? 'assign: each student trains on their own seed, derived from the assignment and their student id (lock seed to give the class one seed)'
+      : `assign: the class shares seed ${String(file.settings.seed)} (locked): identical weights from two students are expected`,
+  );
+  if (file.due) console.error(`assign: due ${formatDue(file.due)}`);
   console.error(`assign: the students' link (after your site's address): ${assignmentLink(file)}`);
   const handIn = exercisesLink(file);
   if (handIn) console.error(`assign: where students hand in the exercises (${exercises.join(', ')}): ${handIn}`);

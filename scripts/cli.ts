@@ -1,6 +1,7 @@
 // What the course's command lines (train, assign, grade) share: a usage error, strict flag parsing that turns Node's
 // multi-line parse errors into one line plus the usage, and integer flags that refuse "1e3", "-1" and "07.5".
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A mistake on the command line: printed as one line, exit code 2. */
@@ -38,4 +39,17 @@ export function readFlagFile(file: string, maxBytes: number, what: string): stri
 export function nodeBackendFlag(value: string): 'cpu' | 'wasm' {
   if (value !== 'cpu' && value !== 'wasm') throw new UsageError(`--backend must be cpu or wasm in Node, got "${value}"`);
   return value;
+}
+
+/** Fails now, not after the work, if the file could not be written there. */
+export function checkSavePath(flag: string, file: string): string {
+  const target = path.resolve(file);
+  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new UsageError(`--${flag} ${file} is a directory; give a file name`);
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.accessSync(path.dirname(target), fs.constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return target;
 }

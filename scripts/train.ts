@@ -15,7 +15,8 @@
  *
  * With --assignment (the instructor's file, or the lab link saved to a file) the run starts from the assignment's
  * settings, and a flag that would change a locked setting is refused. --submit then writes a submission file, as
- * the lab's Submit button does, for the name given by --student.
+ * the lab's Submit button does, for the name given by --student. Under an assignment with per-student seeds
+ * (lib/teach/seeds.ts) --student is required, training or not: the run's seed is that student's.
  *
  * Every flag, name, value and path is checked before tfjs loads or training starts: a mistake costs one line on
  * stderr and exit code 2, never a stack trace or a lost run.
@@ -27,7 +28,8 @@ import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS } from '@/lib/train/registry';
 import { errorMessage } from '@/lib/errors';
-import { integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
+import { checkSavePath, integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
+import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
 import { trainerAndPreset } from './trainer-flag';
 
@@ -63,7 +65,9 @@ async function parseCommandLine(argv: string[]) {
   const backend = nodeBackendFlag(values.backend!);
 
   const assignment = values.assignment === undefined ? null : await readAssignment(values.assignment, name);
-  if ((values.student === undefined) !== (values.submit === undefined)) throw new UsageError('--student and --submit go together: name the student and the submission file');
+  const ownSeeds = assignment !== null && perStudentSeeds(assignment);
+  if (ownSeeds && values.student === undefined) throw new UsageError('this assignment gives each student their own seed: name the student with --student (your student id)');
+  if (!ownSeeds && (values.student === undefined) !== (values.submit === undefined)) throw new UsageError('--student and --submit go together: name the student and the submission file');
   if (values.submit !== undefined && !assignment) throw new UsageError('--submit needs --assignment: a submission answers an assignment');
   if (assignment && values.init !== undefined) throw new UsageError('--init cannot be used with --assignment: an assignment starts from its lab’s own checkpoint');
   const student = values.student?.trim();
@@ -85,6 +89,11 @@ async function parseCommandLine(argv: string[]) {
   if (seed !== undefined) override('seed', seed, `--seed ${seed}`);
   const steps = integerFlag('steps', values.steps, 1);
   if (steps !== undefined) override('max_steps', steps, `--steps ${steps}`);
+  if (ownSeeds && student !== undefined) {
+    const own = studentSeed(assignment!.id, student);
+    if (source.seed !== undefined && overrides.seed !== own) throw new UsageError(`the assignment trains ${quoteInput(student)} on seed ${own} (from the assignment and the student id): ${source.seed} would change it`);
+    override('seed', own, '--student');
+  }
   const config = resolve(schema, overrides); // every value in range, before anything loads
   for (const key of assignment?.locked ?? []) {
     const [locked, wanted] = [assignment!.settings[key], overrides[key]];
@@ -121,19 +130,6 @@ async function readAssignment(file: string, trainer: string): Promise<SharedAssi
   }
   if (assignment.trainer !== trainer) throw new UsageError(`--assignment ${file} is for the ${assignment.lab} lab, which trains ${assignment.trainer}, not ${trainer}`);
   return assignment;
-}
-
-/** Fails now, not after training, if the file could not be written there. */
-function checkSavePath(flag: string, file: string): string {
-  const target = path.resolve(file);
-  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new UsageError(`--${flag} ${file} is a directory; give a file name`);
-  try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.accessSync(path.dirname(target), fs.constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`--${flag} ${file}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  return target;
 }
 
 async function main() {

@@ -1,7 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import { formatGoal } from '@/lib/teach/goal';
+import { finalFigure, formatGoal } from '@/lib/teach/goal';
+import { duration, formatDue } from '@/lib/teach/due';
+import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
 import type { TrainerName } from '@/lib/train/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
@@ -17,25 +19,38 @@ interface Props {
   /** The current run: its state, backend, settings and history. */
   run: { state: RunState; backend: string | null; settings: Settings; history: LogLine[] };
   requestWeights(): Promise<RunWeights>;
+  /** The student id typed here: under per-student seeds the lab trains on the seed it gives (LabShell sets it). */
+  student: string;
+  onStudentChange(student: string): void;
 }
 
 /** An assignment's title, goal, due date and instructions above the lab, and Submit once the run has finished. */
-export function AssignmentBanner({ view, trainer, run, requestWeights }: Props) {
-  const [student, setStudent] = useState('');
+export function AssignmentBanner({ view, trainer, run, requestWeights, student, onStudentChange: setStudent }: Props) {
   const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   if (view.error) return <p className="lab-error" role="alert">{view.error}</p>;
   const assignment = view.assignment;
   if (!assignment) return null;
 
+  const ownSeeds = perStudentSeeds(assignment);
+  const ownSeed = ownSeeds && student.trim() ? studentSeed(assignment.id, student) : null;
   const blocker =
-    run.state !== 'done'
-      ? 'Train until the run finishes, then submit it.'
-      : run.settings.eval_steps === 0
-        ? 'Set eval_steps above 0 and train again: a submission carries its run’s final evaluation.'
-        : student.trim() === ''
-          ? 'Type your name or student id first.'
-          : null;
+    ownSeeds && student.trim() === ''
+      ? 'Type your student id first: your seed comes from it.'
+      : run.state !== 'done'
+        ? 'Train until the run finishes, then submit it.'
+        : run.settings.eval_steps === 0
+          ? 'Set eval_steps above 0 and train again: a submission carries its run’s final evaluation.'
+          : student.trim() === ''
+            ? 'Type your name or student id first.'
+            : ownSeed !== null && run.settings.seed !== ownSeed
+              ? `This run trained on seed ${String(run.settings.seed)}, not your seed ${ownSeed}: train again.`
+              : null;
+  const dueAt = assignment.due ? Date.parse(assignment.due) : null;
+  const overdue = dueAt !== null && Date.now() > dueAt ? Date.now() - dueAt : null;
+  const n = Number(trainer === 'ppo' ? run.settings.eval_episodes : run.settings.eval_samples);
+  const figure = run.state === 'done' ? finalFigure(run.history, assignment.goal.metric, n) : null;
+  const unit = trainer === 'ppo' ? 'episodes' : 'problems';
 
   const submit = async () => {
     setBusy(true);
@@ -72,14 +87,28 @@ export function AssignmentBanner({ view, trainer, run, requestWeights }: Props) 
           <code>{formatGoal(assignment.goal)}</code>, measured by your instructor on held-out problems you do not see
         </dd>
         <dt>Due</dt>
-        <dd>{assignment.due ? new Date(assignment.due).toLocaleString() : 'no due date'}</dd>
+        <dd>{assignment.due ? `${formatDue(assignment.due)}; your clock: ${new Date(assignment.due).toLocaleString()}` : 'no due date'}</dd>
         <dt>Locked</dt>
         <dd>{assignment.locked.length ? assignment.locked.join(', ') : 'nothing: every setting is yours to change'}</dd>
+        <dt>Seed</dt>
+        <dd>{ownSeeds ? (ownSeed === null ? 'your own, from your student id: type it below before you train' : `${ownSeed}, yours (from your student id)`) : `${String(assignment.settings.seed)}, the same for the whole class`}</dd>
       </dl>
+      {overdue !== null ? (
+        <p className="lab-error" role="alert">
+          The due date passed {duration(overdue)} ago: your instructor may count a submission made now as late.
+        </p>
+      ) : null}
       <Markdown source={assignment.instructions} className="assignment-instructions" />
+      {figure ? (
+        <p className="lab-notice">
+          Your run’s final <code>{assignment.goal.metric}</code>: {figure.value.toFixed(3)}
+          {figure.halfWidth !== null ? ` ± ${figure.halfWidth.toFixed(3)} (95% interval)` : ''} on the lab’s {n} test {unit}. Your instructor measures it on{' '}
+          {unit} of their own that you do not see, so the grade can differ from this figure{figure.halfWidth !== null ? ' by about that much' : ''}.
+        </p>
+      ) : null}
       <div className="assignment-submit">
         <label>
-          Your name or student id{' '}
+          {ownSeeds ? 'Your student id (as on your class roster)' : 'Your name or student id'}{' '}
           <input type="text" value={student} maxLength={MAX_STUDENT_LENGTH} onChange={(e) => setStudent(e.target.value)} />
         </label>{' '}
         <button type="button" className="lab-primary" onClick={() => void submit()} disabled={blocker !== null || busy}>

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { progressActions } from '@/app/_components/progress/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { presetUnderAssignment } from './assignment';
 import { ActionsPanel } from './ActionsPanel';
 import { AssignmentBanner } from './AssignmentBanner';
@@ -50,6 +51,13 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const { status } = lab;
   const [evalName] = evalMetric;
 
+  // Under per-student seeds the run's seed follows the student id typed in the banner (again after a preset resets it).
+  const [student, setStudent] = useState('');
+  const ownSeed = assignment.assignment && perStudentSeeds(assignment.assignment) && student.trim() ? studentSeed(assignment.assignment.id, student) : null;
+  useEffect(() => {
+    if (ownSeed !== null && settings.seed !== ownSeed) setSettings((s) => ({ ...s, seed: ownSeed }));
+  }, [ownSeed, settings.seed, setSettings]);
+
   // Changes apply to the next fresh run, never to the current one (the rules: useLabRuns.ts).
   const change = (key: string, value: FieldValue) => {
     if (assignment.locked.has(key)) return; // its control is disabled; a locked field never changes
@@ -89,7 +97,14 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   return (
     <div className="lab" data-boot-pending={settled ? undefined : ''}>
-      <AssignmentBanner view={assignment} trainer={trainer} run={{ state: status.state, backend: status.backend, settings: runs.run.settings, history: status.history }} requestWeights={lab.weights} />
+      <AssignmentBanner
+        view={assignment}
+        trainer={trainer}
+        run={{ state: status.state, backend: status.backend, settings: runs.run.settings, history: status.history }}
+        requestWeights={lab.weights}
+        student={student}
+        onStudentChange={setStudent}
+      />
       <LabToolbar
         state={status.state}
         hasRun={runs.hasRun}

@@ -13,10 +13,12 @@ interface Props {
   disabled?: boolean;
   /** Fields an assignment fixes: their controls are disabled and say so. */
   locked?: ReadonlySet<string>;
+  /** Told each time a typed value is refused ('' once it is fixed): the value kept is the last good one, so a form that submits must know. */
+  onProblem?(key: string, problem: string): void;
 }
 
 /** Controls named exactly as TRL's config fields, each with the reason for its default as help. */
-export function SettingsForm({ schema, fields, settings, onChange, disabled, locked }: Props) {
+export function SettingsForm({ schema, fields, settings, onChange, disabled, locked, onProblem }: Props) {
   const id = useId();
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -32,6 +34,7 @@ export function SettingsForm({ schema, fields, settings, onChange, disabled, loc
       problem = configProblem(error);
     }
     setErrors((e) => ({ ...e, [key]: problem ?? '' }));
+    onProblem?.(key, problem ?? '');
     if (problem) return;
     setDrafts(({ [key]: _, ...rest }) => rest);
     if (value !== undefined && value !== settings[key]) onChange(key, value);

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { LINK_KEY, readAssignmentFragment, type SharedAssignment } from '@/lib/teach/assignment';
 import type { TrainerName } from '@/lib/train/registry';
+import { perStudentSeeds } from '@/lib/teach/seeds';
 
 export interface AssignmentView {
   /** False while the link's assignment is being checked (its hash is computed asynchronously). */
@@ -27,7 +28,8 @@ export function useAssignment(trainer: TrainerName): AssignmentView {
     readAssignmentFragment(window.location.hash).then(
       (assignment) => {
         if (assignment && assignment.trainer !== trainer) done({ assignment: null, error: `This link’s assignment is for the ${assignment.lab} lab, not this one.`, locked: NONE });
-        else done({ assignment, error: null, locked: new Set(assignment?.locked ?? []) });
+        // Under per-student seeds the seed is the student's own (set from their id): locked to it as any locked field.
+        else done({ assignment, error: null, locked: new Set([...(assignment?.locked ?? []), ...(assignment && perStudentSeeds(assignment) ? ['seed'] : [])]) });
       },
       (error: Error) => done({ assignment: null, error: `This link’s assignment cannot be used (${error.message}). Ask your instructor for the link again.`, locked: NONE }),
     );

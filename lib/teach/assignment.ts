@@ -12,11 +12,26 @@ import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256H
 import { measuresOldTask } from '@/lib/train/sft-config';
 import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
 import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
+import { DueError, parseDue } from './due';
+import { goalRangeProblem } from './goal';
+import { SEEDINGS, type Seeding } from './seeds';
+import { createRng } from '@/lib/random';
 
 /** The most exercises one assignment lists. */
 export const MAX_ASSIGNED_EXERCISES = 20;
 
 export const ASSIGNMENT_FORMAT = 'agentic-rl-lab/assignment';
+/**
+ * The versions this site reads, and what changed:
+ *  1. one seed for the class (whatever `settings.seed` held); due dates stored in UTC; exercises regraded on fresh
+ *     random cases.
+ *  2. `seeding` ("per_student": each student's seed comes from the assignment id and their student id,
+ *     lib/teach/seeds.ts; "locked": the one seed the instructor locked); due dates keep the offset they were given
+ *     in; `grading.exercise_seed` draws the exercise cases, so every regrade gives the same rows.
+ * New files are version 2; version 1 files read and grade as they always did.
+ */
+export const ASSIGNMENT_VERSIONS = [1, 2] as const;
+export const ASSIGNMENT_VERSION = 2 as const;
 export const ASSIGNMENT_LIMITS = { title: 120, instructions: 4000, locked: 64, fileBytes: 100_000 } as const;
 /** A file larger than this cannot hold a valid assignment (at most 4 UTF-8 bytes per character): refused unread. */
 export const MAX_ASSIGNMENT_FILE_BYTES = 4 * ASSIGNMENT_LIMITS.fileBytes;
@@ -24,7 +39,7 @@ export const MAX_ASSIGNMENT_FILE_BYTES = 4 * ASSIGNMENT_LIMITS.fileBytes;
 /** What the hash covers and the link carries. */
 export interface AssignmentCore {
   format: typeof ASSIGNMENT_FORMAT;
-  version: 1;
+  version: 1 | 2;
   id: string;
   title: string;
   /** The lab's slug (content/labs.ts); its trainer is `trainer`. */
@@ -46,13 +61,16 @@ export interface AssignmentCore {
    * none, so assignments made before exercises existed keep their hash.
    */
   exercises?: string[];
+  /** Version 2: how students' seeds are chosen (absent in version 1: the one seed in `settings`). */
+  seeding?: Seeding;
 }
 export interface SharedAssignment extends AssignmentCore {
   hash: string;
 }
 /** The instructor's file: the shared part and how grading measures (kept out of the link). */
 export interface AssignmentFile extends SharedAssignment {
-  grading: { eval_seed: number; eval_samples: number };
+  /** exercise_seed (version 2): the seed of the cases every exercise submission is run on. */
+  grading: { eval_seed: number; eval_samples: number; exercise_seed?: number };
 }
 
 export class AssignmentError extends Error {}
@@ -61,7 +79,7 @@ const value = z.union([z.number(), z.string().max(100), z.boolean()]);
 const core = z
   .object({
     format: z.literal(ASSIGNMENT_FORMAT, { error: `not an assignment (expected "format": "${ASSIGNMENT_FORMAT}")` }),
-    version: z.literal(1, { error: 'unsupported assignment version (this site reads version 1)' }),
+    version: z.union([z.literal(1), z.literal(2)], { error: 'unsupported assignment version (this site reads versions 1 and 2)' }),
     id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
     title: z.string().max(ASSIGNMENT_LIMITS.title),
     lab: z.string().regex(/^[a-z0-9-]{1,40}$/),
@@ -74,12 +92,15 @@ const core = z
     instructions: z.string().max(ASSIGNMENT_LIMITS.instructions),
     created: z.iso.datetime({ offset: true }),
     exercises: z.array(z.string().max(40)).min(1).max(MAX_ASSIGNED_EXERCISES).optional(),
+    seeding: z.enum(SEEDINGS).optional(),
   })
   .strict();
 const shared = core.extend({ hash: z.string().regex(SHA256_HEX) }).strict();
 const file = shared
   .extend({
-    grading: z.object({ eval_seed: z.number().int().min(0).max(2 ** 31 - 1), eval_samples: z.number().int().min(10).max(5000) }).strict(),
+    grading: z
+      .object({ eval_seed: z.number().int().min(0).max(2 ** 31 - 1), eval_samples: z.number().int().min(10).max(5000), exercise_seed: z.number().int().min(0).max(2 ** 32 - 1).optional() })
+      .strict(),
   })
   .strict();
 
@@ -105,6 +126,11 @@ function labOf(a: { lab: string; trainer: TrainerName }) {
 /** The checks a schema cannot make: the lab, names that must exist in the trainer's schema, presets, goal metrics. */
 function checkContent(a: AssignmentCore): void {
   labOf(a);
+  // Version 1 had no seeding; version 2 always says how seeds are chosen, and a locked seed is one locked on purpose.
+  if (a.version === 1 && a.seeding !== undefined) throw new AssignmentError('seeding: a version 1 assignment has no seeding (made by a later version?)');
+  if (a.version === 2 && a.seeding === undefined) throw new AssignmentError('seeding: missing ("per_student" or "locked")');
+  if (a.seeding === 'locked' && !a.locked.includes('seed')) throw new AssignmentError('seeding: "locked" needs seed among the locked settings');
+  if (a.seeding === 'per_student' && a.locked.includes('seed')) throw new AssignmentError('seeding: "per_student" gives each student a seed: seed cannot also be locked to one value');
   const { schema, presets } = trainerSettings(a.trainer);
   const problem = completeConfigProblem(schema, a.settings);
   if (problem !== null) throw new AssignmentError(`settings: ${problem}`);
@@ -135,11 +161,13 @@ export interface AssignmentInput {
   goal: Goal;
   evalSeed: number;
   evalSamples?: number;
-  /** Anything Date can read; stored as ISO 8601 (UTC). */
+  /** ISO 8601 with a time zone ("2026-12-10T17:00+01:00"); stored with that zone. A date without one is refused. */
   due?: string | null;
   instructions?: string;
   /** Code exercises to hand in too (content/exercises.ts ids); none by default. */
   exercises?: string[];
+  /** The seed of the exercise cases; drawn at random when not given (reissuing an assignment keeps its own). */
+  exerciseSeed?: number;
 }
 
 /** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
@@ -152,14 +180,20 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
   const settings = { ...presetSettings(schema, preset), ...input.overrides };
   let due: string | null = null;
   if (input.due) {
-    const date = new Date(input.due);
-    if (Number.isNaN(date.getTime())) throw new AssignmentError(`due: not a date: ${quoteInput(input.due)}`);
-    due = date.toISOString();
+    try {
+      due = parseDue(input.due);
+    } catch (error) {
+      throw new AssignmentError(`due: ${error instanceof DueError ? error.message : String(error)}`);
+    }
   }
+  const goalProblem = goalRangeProblem(input.goal);
+  if (goalProblem) throw new AssignmentError(`goal: ${goalProblem}`);
+  // Locking seed is the instructor's choice of one seed for the class; otherwise every student gets their own.
+  const seeding: Seeding = input.locked.includes('seed') ? 'locked' : 'per_student';
   const id = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('');
   const draft = {
     format: ASSIGNMENT_FORMAT,
-    version: 1,
+    version: ASSIGNMENT_VERSION,
     id,
     title: input.title.trim() || `${input.lab} lab`,
     lab: input.lab,
@@ -172,11 +206,12 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
     instructions: input.instructions ?? '',
     created: now.toISOString(),
     ...(input.exercises && input.exercises.length > 0 ? { exercises: input.exercises } : {}),
+    seeding,
   };
   const parsed = core.safeParse(draft);
   if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
   checkContent(parsed.data);
-  const grading = { eval_seed: input.evalSeed, eval_samples: input.evalSamples ?? 200 };
+  const grading = { eval_seed: input.evalSeed, eval_samples: input.evalSamples ?? 200, exercise_seed: input.exerciseSeed ?? crypto.getRandomValues(new Uint32Array(1))[0] };
   const checked = file.shape.grading.safeParse(grading);
   if (!checked.success) throw new AssignmentError(`grading: ${firstIssue(checked.error)}`);
   return { ...parsed.data, hash: await assignmentHash(parsed.data), grading };
@@ -192,15 +227,26 @@ function parseJson(text: string): unknown {
 
 async function verified<T extends SharedAssignment>(parsed: z.ZodSafeParseResult<T>, what: string): Promise<T> {
   if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
-  checkContent(parsed.data);
+  // The hash first: an edit is reported as one, whatever rule it also breaks.
   if ((await assignmentHash(parsed.data)) !== parsed.data.hash) throw new AssignmentError(`${what} was edited: its content does not match its hash`);
+  checkContent(parsed.data);
   return parsed.data;
 }
 
 /** Reads the instructor's assignment file (untrusted text); throws an AssignmentError. */
 export async function parseAssignmentFile(text: string): Promise<AssignmentFile> {
   if (text.length > ASSIGNMENT_LIMITS.fileBytes) throw new AssignmentError('too large to be an assignment');
-  return verified(file.safeParse(parseJson(text)), 'the assignment');
+  const a = await verified(file.safeParse(parseJson(text)), 'the assignment');
+  if (a.version >= 2 && a.grading.exercise_seed === undefined) throw new AssignmentError('grading: exercise_seed is missing (a version 2 assignment has one)');
+  return a;
+}
+
+/**
+ * The seed of the cases an assignment's exercise submissions are run on, so the page, the CLI and a second run give
+ * the same rows: version 2 stores it; for a version 1 file it is derived from the evaluation seed and the id.
+ */
+export function exerciseSeedOf(a: Pick<AssignmentFile, 'id' | 'grading'>): number {
+  return a.grading.exercise_seed ?? createRng(`agentic-rl-lab/exercise-seed/${a.id}/${a.grading.eval_seed}`).int(2 ** 32);
 }
 
 /**

@@ -1,18 +1,19 @@
 /**
  * The exercise part of an assignment: a student hands in the code of each exercise the assignment lists, as one
  * file made on /exercises/ (its link holds the assignment). The grader runs each source again, in a sandbox, on
- * cases drawn from a fresh seed (lib/exercises/check.ts), so code that passed only the student's own cases, or a
+ * cases drawn from the assignment's exercise seed (lib/exercises/check.ts; exerciseSeedOf), which students never
+ * see: every regrade, on the page or the CLI, gives the same rows. Code that passed only the student's own cases, or a
  * file edited to claim a pass, gains nothing: the file holds code only, never a result. A digest recorded when the
  * file was made shows an edit made after; like the run submission's, it catches careless edits only. No tfjs.
  */
 import { z } from 'zod';
 import { exerciseNamed, isExerciseId } from '@/content/exercises';
-import { MAX_SOURCE_LENGTH, resultLine, type CheckResult } from '@/lib/exercises/check';
+import { describeResult, MAX_SOURCE_LENGTH, resultLine, type CheckResult } from '@/lib/exercises/check';
 import { quoteInput } from '@/lib/train/config';
 import { errorMessage } from '@/lib/errors';
-import { firstIssue, MAX_ASSIGNED_EXERCISES, type AssignmentFile, type SharedAssignment } from './assignment';
+import { exerciseSeedOf, firstIssue, MAX_ASSIGNED_EXERCISES, type AssignmentFile, type SharedAssignment } from './assignment';
 import { canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex } from './canonical';
-import { duration, invalidRow, type GradeRow } from './grade';
+import { invalidRow, judgeTime, type GradeInput, type GradeRow } from './grade';
 import { MAX_STUDENT_LENGTH } from './submission';
 
 export const EXERCISE_SUBMISSION_FORMAT = 'agentic-rl-lab/exercise-submission';
@@ -91,21 +92,23 @@ export function isExerciseSubmissionText(text: string): boolean {
   }
 }
 
-/** Runs one exercise's source on fresh cases: the browser sandbox on the grader page, the Node one in the CLI. */
-export type ExerciseChecker = (exerciseId: string, source: string) => Promise<CheckResult>;
+/** Runs one exercise's source on the cases of `seed`: the browser sandbox on the grader page, the Node one in the CLI. */
+export type ExerciseChecker = (exerciseId: string, source: string, seed: number) => Promise<CheckResult>;
 
 /** The per-exercise cells of a graded row: "passed", "failed: …", or "not handed in". */
 export interface ExerciseGrade {
   passed: boolean;
   detail: string;
+  /** The failing case's arguments by name ("rewards = [1, 0], gamma = 0.9"), for the student's feedback. */
+  inputs?: string;
 }
 
 /**
  * Grades an exercise submission against the instructor's file; returns a row and never throws. Statuses as for run
  * submissions: invalid (cannot be graded), tampered (edited after it was made, or made from an edited link), late, ok.
  */
-export async function gradeExerciseSubmission(file: { name: string; text: string }, assignment: AssignmentFile, check: ExerciseChecker, now = new Date()): Promise<GradeRow> {
-  const row: GradeRow = { ...invalidRow(file.name, ''), status: 'ok' };
+export async function gradeExerciseSubmission(file: GradeInput, assignment: AssignmentFile, check: ExerciseChecker, now = new Date()): Promise<GradeRow> {
+  const row: GradeRow = { ...invalidRow(file.name, ''), status: 'ok', received: file.received ? file.received.toISOString() : null };
   const invalid = (reason: string): GradeRow => ({ ...row, status: 'invalid', detail: reason });
   try {
     if (file.text.length > MAX_EXERCISE_SUBMISSION_BYTES) return invalid(`the file is ${(file.text.length / 1e6).toFixed(1)} MB; an exercise submission is at most ${MAX_EXERCISE_SUBMISSION_BYTES / 1e6} MB`);
@@ -120,6 +123,7 @@ export async function gradeExerciseSubmission(file: { name: string; text: string
     const parsed = exerciseSubmissionSchema.safeParse(json);
     if (!parsed.success) return invalid(firstIssue(parsed.error));
     const sub = parsed.data;
+    row.submitted = sub.submitted;
     if (sub.assignment.id !== assignment.id) return invalid(`made for another assignment (${quoteInput(sub.assignment.id)}, not ${quoteInput(assignment.id)})`);
     const listed = assignment.exercises ?? [];
     if (listed.length === 0) return invalid('this assignment lists no exercises');
@@ -137,15 +141,14 @@ export async function gradeExerciseSubmission(file: { name: string; text: string
         grades[id] = { passed: false, detail: 'not handed in' };
         continue;
       }
-      const result = await check(id, source);
-      grades[id] = { passed: result.passed, detail: resultLine(result, id) };
+      const result = await check(id, source, exerciseSeedOf(assignment));
+      const inputs = result.passed ? undefined : describeResult(result, exerciseNamed(id)!).inputs?.join(', ');
+      grades[id] = { passed: result.passed, detail: resultLine(result, id), ...(inputs ? { inputs: inputs.length > 300 ? `${inputs.slice(0, 300)}…` : inputs } : {}) };
     }
     row.exercises = grades;
 
-    const submitted = Date.parse(sub.submitted);
-    if (submitted > now.getTime() + 5 * 60_000) row.flags.push('submitted in the future (the student’s clock)');
-    const late = assignment.due !== null && submitted > Date.parse(assignment.due);
-    if (late) row.flags.push(`late by ${duration(submitted - Date.parse(assignment.due!))}`);
+    const { late, flags } = judgeTime(sub.submitted, assignment.due, now, file.received);
+    row.flags.push(...flags);
     if (tampered.length > 0) return { ...row, status: 'tampered', detail: tampered.join('; ') };
     return { ...row, status: late ? 'late' : 'ok' };
   } catch (error) {

@@ -4,6 +4,7 @@
  * instructor's own evaluation set). No tfjs.
  */
 import type { TrainerName } from '@/lib/train/registry';
+import type { LogLine } from '@/lib/train/run';
 
 export const GOAL_OPS = ['>=', '<=', '>', '<'] as const;
 export type GoalOp = (typeof GOAL_OPS)[number];
@@ -25,6 +26,32 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
 
 export class GoalError extends Error {}
 
+/**
+ * The values each metric can take: shares of problems lie in [0, 1]; turns, calls and lengths are at least 0 (a mean
+ * of turns at least 1); a return has no bound the grader can state for every environment.
+ */
+export function metricRange(metric: string): { min: number; max: number } {
+  if (metric === 'eval/return') return { min: -Infinity, max: Infinity };
+  if (metric === 'eval/mean_turns') return { min: 1, max: Infinity };
+  if (metric === 'eval/length' || metric === 'eval/calls_per_episode') return { min: 0, max: Infinity };
+  return { min: 0, max: 1 };
+}
+
+/**
+ * Why a goal cannot be right, or null: one no value of the metric can meet (eval/accuracy >= 1.5), or one every value
+ * meets (eval/accuracy >= 0), which grades nothing.
+ */
+export function goalRangeProblem(goal: Goal): string | null {
+  const { min, max } = metricRange(goal.metric);
+  const range = `${goal.metric} lies in [${min}, ${max === Infinity ? '∞' : max}]`;
+  const { op, value } = goal;
+  const never = (op === '>=' && value > max) || (op === '>' && value >= max) || (op === '<=' && value < min) || (op === '<' && value <= min);
+  if (never) return `${formatGoal(goal)} can never be met: ${range}`;
+  const always = (op === '>=' && value <= min) || (op === '>' && value < min) || (op === '<=' && value >= max) || (op === '<' && value > max);
+  if (always) return `${formatGoal(goal)} is met by every submission: ${range}`;
+  return null;
+}
+
 /** A number as the site writes one: no hex, no '+', no leading zeros (as lib/train/config.ts's parseAssignment). */
 const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 
@@ -37,7 +64,10 @@ export function parseGoal(text: string, trainer: TrainerName): Goal {
   const known = GOAL_METRICS[trainer];
   if (!known.includes(metric)) throw new GoalError(`${trainer} cannot be graded on ${JSON.stringify(metric.slice(0, 60))} (known: ${known.join(', ')})`);
   if (!DECIMAL.test(valueText) || !Number.isFinite(Number(valueText))) throw new GoalError(`the threshold must be a decimal number, got ${JSON.stringify(valueText.slice(0, 60))}`);
-  return { metric, op: op as GoalOp, value: Number(valueText) };
+  const goal = { metric, op: op as GoalOp, value: Number(valueText) };
+  const problem = goalRangeProblem(goal);
+  if (problem) throw new GoalError(problem);
+  return goal;
 }
 
 /** Whether a measured value meets the goal (a missing value meets none). */
@@ -56,3 +86,16 @@ export function goalMet(goal: Goal, value: number | null): boolean {
 }
 
 export const formatGoal = (goal: Goal) => `${goal.metric} ${goal.op} ${goal.value}`;
+
+/**
+ * The run's final figure for the goal's metric and its 95% interval: ±1.96·√(p(1−p)/n) for a share of n problems
+ * (normal approximation); none for a return or a count, whose spread one run does not show.
+ */
+export function finalFigure(history: LogLine[], metric: string, n: number): { value: number; halfWidth: number | null } | null {
+  const final = [...history].reverse().find((line) => line.kind === 'eval' && typeof line.metrics[metric] === 'number');
+  if (!final) return null;
+  const value = final.metrics[metric] as number;
+  const { max } = metricRange(metric);
+  const halfWidth = max === 1 && n > 0 ? 1.96 * Math.sqrt((value * (1 - value)) / n) : null;
+  return { value, halfWidth };
+}

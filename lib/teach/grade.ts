@@ -11,12 +11,15 @@
  *      file edited  the digest of the other fields does not match (a number edited by hand);
  *      assignment   made from an edited link (its hash is not this assignment's);
  *      locked setting <k> changed;
+ *      seed <n> is not the student's seed (an assignment with per-student seeds: lib/teach/seeds.ts);
  *      the weights do not reproduce the history: re-evaluating them on the lab's own test set under the run's
  *      config (what the run's evaluations measured) gives a different final metric than the history claims.
  *    The hashes catch careless edits only: a student can recompute them. The last check catches weights swapped
  *    from another run, or an edited claim, even with every hash recomputed. And the score never comes from the
  *    file: it is measured on the instructor's seeded held-out set, which students never see.
- *  - late: submitted after the due date (the student's clock: a flag for the instructor, not proof).
+ *  - late: after the due date. When the instructor has the time a file was received (their LMS's upload times,
+ *    `received`), that time decides; otherwise the student's own `submitted` time does, and the flag says it is
+ *    self-reported (the student's clock: a hint, not proof).
  *  - ok.
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
@@ -29,6 +32,8 @@ import { firstIssue, type AssignmentFile } from './assignment';
 import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
 import { GOAL_METRICS, goalMet } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
+import { perStudentSeeds, studentKey, studentSeed, type Seeding } from './seeds';
+import { duration } from './due';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
 export type EvalSet = { kind: 'public' } | { kind: 'seeded'; seed: number; samples: number };
@@ -53,7 +58,22 @@ export interface GradeRow {
   /** SHA-256 of the weights, once they parse: identical weights in two submissions are flagged. */
   weightsSha256: string | null;
   /** An exercise submission's result per listed exercise (lib/teach/exercise-submission.ts); absent for a run. */
-  exercises?: Record<string, { passed: boolean; detail: string }>;
+  exercises?: Record<string, { passed: boolean; detail: string; inputs?: string }>;
+  /** The seed in the run's config (null for exercises or a file that did not parse). */
+  seed: number | null;
+  /** The time the file says it was made: the student's clock. */
+  submitted: string | null;
+  /** When the instructor's records say the file arrived (an LMS's upload times), if they were given. */
+  received: string | null;
+  /** Files with byte-identical weights share a group number (1, 2, …), set by flagSharedWeights. */
+  sameWeightsGroup?: number;
+}
+
+/** A file to grade: its name, its text and, when the instructor knows it, the time it was received. */
+export interface GradeInput {
+  name: string;
+  text: string;
+  received?: Date | null;
 }
 
 export const statusText = (row: Pick<GradeRow, 'status' | 'detail'>) => (row.detail ? `${row.status}: ${row.detail}` : row.status);
@@ -80,30 +100,45 @@ export function farApart(metric: string, claimed: number, measured: number, n1: 
 const fmt = (x: number) => String(Number(x.toFixed(4)));
 const show = (v: FieldValue | undefined) => (typeof v === 'string' ? quoteInput(v) : String(v));
 
-export function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
-}
+export { duration };
 
 /** The row of a file that cannot be graded (e.g. one too large to read). */
 export function invalidRow(file: string, reason: string): GradeRow {
-  return { file, student: '', status: 'invalid', detail: reason, claimed: null, measured: null, goalMet: null, flags: [], weightsSha256: null };
+  return { file, student: '', status: 'invalid', detail: reason, claimed: null, measured: null, goalMet: null, flags: [], weightsSha256: null, seed: null, submitted: null, received: null };
+}
+
+/**
+ * Whether a file is late, and its flags about time. The received time (the instructor's records) decides when there
+ * is one; otherwise the student's own time does, labelled as self-reported.
+ */
+export function judgeTime(submittedIso: string, due: string | null, now: Date, received: Date | null | undefined): { late: boolean; flags: string[] } {
+  const submitted = Date.parse(submittedIso);
+  const flags: string[] = [];
+  const dueAt = due === null ? null : Date.parse(due);
+  if (received) {
+    if (submitted > received.getTime() + 5 * 60_000) flags.push('self-reported time after the upload time (the student’s clock)');
+    const late = dueAt !== null && received.getTime() > dueAt;
+    if (late) flags.push(`late by ${duration(received.getTime() - dueAt!)} (upload time)`);
+    return { late, flags };
+  }
+  if (submitted > now.getTime() + 5 * 60_000) flags.push('submitted in the future (the student’s clock)');
+  const late = dueAt !== null && submitted > dueAt;
+  if (late) flags.push(`late by ${duration(submitted - dueAt!)} (self-reported time)`);
+  return { late, flags };
 }
 
 /** Grades one file's text; `now` judges timestamps from the future. */
-export async function gradeSubmission(file: { name: string; text: string }, assignment: AssignmentFile, evaluate: Evaluator, now = new Date()): Promise<GradeRow> {
-  const row: GradeRow = { ...invalidRow(file.name, ''), status: 'ok' };
+export async function gradeSubmission(file: GradeInput, assignment: AssignmentFile, evaluate: Evaluator, now = new Date()): Promise<GradeRow> {
+  const row: GradeRow = { ...invalidRow(file.name, ''), status: 'ok', received: file.received ? file.received.toISOString() : null };
   const invalid = (reason: string): GradeRow => ({ ...row, status: 'invalid', detail: reason, goalMet: null });
   try {
-    return await grade(file.text, assignment, evaluate, now, row, invalid);
+    return await grade(file.text, assignment, evaluate, now, file.received ?? null, row, invalid);
   } catch (error) {
     return invalid(`could not be graded: ${errorMessage(error)}`);
   }
 }
 
-async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluator, now: Date, row: GradeRow, invalid: (reason: string) => GradeRow): Promise<GradeRow> {
+async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluator, now: Date, received: Date | null, row: GradeRow, invalid: (reason: string) => GradeRow): Promise<GradeRow> {
   if (text.length > MAX_SUBMISSION_BYTES) return invalid(`the file is ${(text.length / 1e6).toFixed(1)} MB; a submission is at most ${MAX_SUBMISSION_BYTES / 1e6} MB`);
   let json: unknown;
   try {
@@ -117,6 +152,8 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   const parsed = submissionSchema.safeParse(json);
   if (!parsed.success) return invalid(firstIssue(parsed.error));
   const sub = parsed.data;
+  row.submitted = sub.submitted;
+  if (typeof sub.config.seed === 'number') row.seed = sub.config.seed;
   const { trainer, goal } = assignment;
   if (sub.assignment.id !== assignment.id) return invalid(`made for another assignment (${quoteInput(sub.assignment.id)}, not ${quoteInput(assignment.id)})`);
   if (sub.trainer !== trainer) return invalid(`a ${quoteInput(sub.trainer)} run; this assignment trains ${trainer}`);
@@ -149,6 +186,10 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   for (const key of assignment.locked) {
     if (sub.config[key] !== assignment.settings[key]) tampered.push(`locked setting ${key} changed (${show(assignment.settings[key])} → ${show(sub.config[key])})`);
   }
+  if (perStudentSeeds(assignment)) {
+    const own = studentSeed(assignment.id, sub.student);
+    if (sub.config.seed !== own) tampered.push(`seed ${show(sub.config.seed)} is not this student’s seed (${own}): trained for another student id, or the name was changed`);
+  }
 
   let reproduced: Metrics;
   try {
@@ -177,21 +218,45 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   if (row.claimed !== null && row.measured !== null && farApart(goal.metric, row.claimed, row.measured, publicSize, assignment.grading.eval_samples)) {
     row.flags.push(`claimed far ${row.claimed > row.measured ? 'above' : 'below'} measured (${fmt(row.claimed)} vs ${fmt(row.measured)})`);
   }
-  const submitted = Date.parse(sub.submitted);
-  if (submitted > now.getTime() + 5 * 60_000) row.flags.push('submitted in the future (the student’s clock)');
-  const late = assignment.due !== null && submitted > Date.parse(assignment.due);
-  if (late) row.flags.push(`late by ${duration(submitted - Date.parse(assignment.due!))}`);
+  const { late, flags } = judgeTime(sub.submitted, assignment.due, now, received);
+  row.flags.push(...flags);
 
   if (tampered.length > 0) return { ...row, status: 'tampered', detail: tampered.join('; '), goalMet: false };
   return { ...row, status: late ? 'late' : 'ok', goalMet: goalMet(goal, row.measured) };
 }
 
-/** Flags submissions whose weights are byte-identical to another's (a copied run). */
-export function flagSharedWeights(rows: GradeRow[]): GradeRow[] {
+/** At most this many names in one flag; the rest are counted ("and 5 more"): a cell stays short with 100 files. */
+const NAMES_IN_FLAG = 3;
+
+function listNames(names: string[]): string {
+  const shown = names.slice(0, NAMES_IN_FLAG).join(', ');
+  return names.length > NAMES_IN_FLAG ? `${shown} and ${names.length - NAMES_IN_FLAG} more` : shown;
+}
+
+/**
+ * Flags submissions whose weights are byte-identical to another student's, one numbered group per set of identical
+ * weights, with a short flag: the group, at most three other names, and, under per-student seeds, whose seed the
+ * files were trained on (the student whose own seed appears in the group's configs). Two files of one student (a
+ * resubmission) are not a copy. Under one locked seed, identical runs are expected and the flag says so.
+ */
+export function flagSharedWeights(rows: GradeRow[], assignment?: { id: string; seeding?: Seeding }): GradeRow[] {
+  const groups = new Map<string, GradeRow[]>();
+  for (const row of rows) if (row.weightsSha256 !== null) groups.set(row.weightsSha256, [...(groups.get(row.weightsSha256) ?? []), row]);
+  const numbered = new Map<string, number>();
+  for (const [sha, members] of groups) {
+    if (new Set(members.map((r) => studentKey(r.student))).size > 1) numbered.set(sha, numbered.size + 1);
+  }
   return rows.map((row) => {
-    if (row.weightsSha256 === null) return row;
-    const same = rows.filter((other) => other !== row && other.weightsSha256 === row.weightsSha256);
-    if (same.length === 0) return row;
-    return { ...row, flags: [...row.flags, `same weights as ${same.map((o) => (o.student ? `${o.student} (${o.file})` : o.file)).join(', ')}`] };
+    const group = row.weightsSha256 === null ? undefined : numbered.get(row.weightsSha256);
+    if (group === undefined) return row;
+    const members = groups.get(row.weightsSha256!)!;
+    const others = [...new Set(members.filter((o) => studentKey(o.student) !== studentKey(row.student)).map((o) => o.student || o.file))];
+    let why = '';
+    if (assignment && perStudentSeeds(assignment)) {
+      const seeds = new Set(members.map((m) => m.seed));
+      const owners = [...new Set(members.map((m) => m.student).filter((s) => s && seeds.has(studentSeed(assignment.id, s))))];
+      why = owners.length === 1 ? `; trained on ${owners[0]}’s seed` : owners.length > 1 ? `; the files claim the seeds of ${listNames(owners)}: one run has one seed` : '';
+    } else if (assignment) why = '; one seed for the class: honest runs match too';
+    return { ...row, sameWeightsGroup: group, flags: [...row.flags, `same weights (group ${group}) as ${listNames(others)}${why}`] };
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Exercises in an assignment, end to end in Chromium: the instructor ticks two exercises on /teach/ and gets their
  * hand-in link; the student opens it, writes one exercise (its editor opens on the code that passed in the chapter),
- * saves the submission file; the grader runs each source again in the browser sandbox on fresh cases and shows, and
+ * saves the submission file; the grader runs each source again in the browser sandbox on the cases of the assignment’s exercise seed and shows, and
  * exports, a pass or failure per exercise; a file edited after it was made is flagged.
  */
 import fs from 'node:fs';
@@ -81,20 +81,22 @@ test('assign exercises, hand them in, grade them again in the sandbox: a pass an
   await expect(page.getByText(/Code exercises: gae, dpo-loss/)).toBeVisible();
   await page.getByLabel('Submission files').setInputFiles([files.ada, files.edited]);
   await expect(page.getByRole('status')).toHaveText('Graded 2 of 2.', { timeout: 60_000 });
-  await expect(page.getByRole('columnheader')).toHaveText(['file', 'student', 'status', 'claimed', 'measured', 'goal met', 'flags', 'exercises passed', 'exercise:gae', 'exercise:dpo-loss']);
+  await expect(page.getByRole('table', { name: 'Grades' }).getByRole('columnheader')).toHaveText(['file', 'student', 'status', 'claimed', 'measured', 'goal met', 'flags', 'seed', 'submitted self reported', 'received', 'exercises passed', 'exercise:gae', 'exercise:dpo-loss']);
   const ada = rowOf(page, 'ada.json').getByRole('cell');
   await expect(ada.nth(2)).toHaveText('ok');
-  await expect(ada.nth(7)).toHaveText('1 of 2');
-  await expect(ada.nth(8)).toHaveText('passed');
-  await expect(ada.nth(9)).toHaveText(/^failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0\.5$/);
+  await expect(ada.nth(10)).toHaveText('1 of 2');
+  await expect(ada.nth(11)).toHaveText('passed');
+  await expect(ada.nth(12)).toHaveText(/^failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0\.5$/);
+  // One gradebook row for Ada's two files: the later one counts (the edited copy, graded second), which scores 0.
+  await expect(page.getByRole('table', { name: 'Gradebook' }).getByRole('row', { name: /^Ada / })).toContainText('Ada0noLab: no gradable run handed in. Exercises: not scored: file edited after it was made');
   const edited = rowOf(page, 'edited.json').getByRole('cell');
   await expect(edited.nth(2)).toHaveText('tampered: file edited after it was made (its digest does not match)');
   await expectAccessible(page);
   const csv = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const lines = fs.readFileSync(await (await csv).path(), 'utf8').split('\n');
-  expect(lines[0]).toBe('file,student,status,claimed,measured,goal_met,flags,exercises_passed,exercise:gae,exercise:dpo-loss');
-  expect(lines[1]).toMatch(/^ada\.json,Ada,ok,,,,,1 of 2,passed,"failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0\.5"$/);
+  expect(lines[0]).toBe('file,student,status,claimed,measured,goal_met,flags,seed,submitted_self_reported,received,exercises_passed,exercise:gae,exercise:dpo-loss');
+  expect(lines[1]).toMatch(/^ada\.json,Ada,ok,,,,,,[\dT:.Z-]+,,1 of 2,passed,"failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0\.5"$/);
   expect(errors).toEqual([]);
 });
 

@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
 import { submissionDigest } from '@/lib/teach/submission';
+import { studentSeed } from '@/lib/teach/seeds';
 import { goLive } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
 
@@ -47,15 +48,27 @@ test.describe.serial('assignments', () => {
     // The instructor.
     await page.goto('/teach/');
     await goLive(page);
-    await page.getByRole('combobox', { name: 'Lab', exact: true }).selectOption('grpo');
+    await expect(page.getByRole('combobox', { name: 'Lab', exact: true })).toHaveValue('grpo'); // the default: a goal of 0.45 is above where it starts
     await page.getByLabel('Title').fill('Week 3');
+    // Nothing is made while a field shows an error (the form keeps the last good value meanwhile).
+    await setField(page, 'max_steps', '-3');
+    await expect(page.getByText('max_steps must be in [1, 100000], got -3', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Make the assignment' }).click();
+    await expect(page.locator('.lab-error')).toContainText('fix max_steps first');
+    await expect(page.getByLabel('Students’ link')).toHaveCount(0);
     await setField(page, 'max_steps', '3');
     await setField(page, 'eval_steps', '3');
     await setField(page, 'eval_samples', '20');
-    for (const key of ['max_steps', 'beta', 'seed']) await page.getByRole('checkbox', { name: `lock ${key}` }).check();
+    for (const key of ['max_steps', 'beta']) await page.getByRole('checkbox', { name: `lock ${key}` }).check();
+    await expect(page.getByText(/Seed not locked: each student trains on a seed of their own/)).toBeVisible();
+    await page.getByLabel('Threshold').fill('1.5'); // no accuracy reaches it
+    await page.getByRole('button', { name: 'Make the assignment' }).click();
+    await expect(page.locator('.lab-error')).toContainText('eval/accuracy >= 1.5 can never be met');
     await page.getByLabel('Threshold').fill('0.1');
     await page.getByLabel('Evaluation seed').fill('77');
     await page.getByLabel('Due').fill('2099-01-01T12:00');
+    await page.getByLabel('Time zone').selectOption('60');
+    await expect(page.getByText('Stored as 2099-01-01 12:00 (UTC+01:00)')).toBeVisible();
     await page.getByRole('textbox', { name: 'Instructions' }).fill('**Train** it. <script>window.pwned=1</script> [the chapter](https://example.org/grpo) [bad](javascript:alert(1))');
     await expect(page.getByLabel('Instructions preview').locator('strong')).toHaveText('Train');
     await page.getByRole('button', { name: 'Make the assignment' }).click();
@@ -65,13 +78,26 @@ test.describe.serial('assignments', () => {
     const saved = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download the assignment file' }).click();
     await (await saved).saveAs(files.assignment);
-    expect(JSON.parse(fs.readFileSync(files.assignment, 'utf8')).grading).toEqual({ eval_seed: 77, eval_samples: 200 });
+    const made = JSON.parse(fs.readFileSync(files.assignment, 'utf8'));
+    // Reopened to edit or reissue: every field back in the form.
+    await page.reload();
+    await goLive(page);
+    await page.getByLabel('Open an assignment file to edit or reissue').setInputFiles(files.assignment);
+    await expect(page.getByText(/^Opened Week 3 \(id [0-9a-f]{12}, version 2\)/)).toBeVisible();
+    await expect(page.getByLabel('Title')).toHaveValue('Week 3');
+    await expect(page.getByLabel('Threshold')).toHaveValue('0.1');
+    await expect(page.getByLabel('Due')).toHaveValue('2099-01-01T12:00');
+    await expect(page.getByLabel('Time zone')).toHaveValue('60');
+    await expect(page.getByRole('textbox', { name: 'max_steps', exact: true })).toHaveValue('3');
+    await expect(page.getByRole('checkbox', { name: 'lock beta' })).toBeChecked();
+    expect(made).toMatchObject({ version: 2, seeding: 'per_student', due: '2099-01-01T12:00:00+01:00', grading: { eval_seed: 77, eval_samples: 200, exercise_seed: expect.any(Number) } });
 
     // The student.
     await page.goto(link);
     const banner = page.getByRole('region', { name: 'Assignment' });
     await expect(banner.getByRole('heading', { name: 'Assignment: Week 3' })).toBeVisible();
     await expect(banner).toContainText('eval/accuracy >= 0.1');
+    await expect(banner).toContainText('2099-01-01 12:00 (UTC+01:00)');
     await expect(banner).toContainText('<script>window.pwned=1</script>'); // shown as text
     await expect(banner.getByRole('link', { name: 'the chapter' })).toHaveAttribute('href', 'https://example.org/grpo');
     await expect(banner.getByRole('link', { name: 'bad' })).toHaveCount(0);
@@ -87,11 +113,18 @@ test.describe.serial('assignments', () => {
     await expect(page.getByLabel('max_steps')).toHaveValue('3');
     await expect(page).toHaveURL(/preset=dr_grpo.*#assignment=/);
     await expect(banner.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await expect(banner).toContainText('Type your student id first: your seed comes from it.');
     await expectAccessible(page);
 
+    // The student id first: the seed comes from it, and the seed field takes it, locked.
+    await banner.getByLabel('Your student id').fill(HOSTILE_NAME);
+    const ownSeed = String(studentSeed(made.id, HOSTILE_NAME));
+    await expect(page.getByLabel('seed', { exact: true })).toHaveValue(ownSeed);
+    await expect(page.getByLabel('seed', { exact: true })).toBeDisabled();
     await page.getByRole('button', { name: 'Train' }).click();
     await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: 90_000 });
-    await banner.getByLabel('Your name or student id').fill(HOSTILE_NAME);
+    // 200 test problems: choosing dr_grpo above reset eval_samples, which is not locked, to that preset's.
+    await expect(banner).toContainText(/Your run’s final eval\/accuracy: [\d.]+ ± [\d.]+ \(95% interval\) on the lab’s 200 test problems\. Your instructor measures it on problems of their own/);
     const submitted = page.waitForEvent('download');
     await banner.getByRole('button', { name: 'Submit' }).click();
     const download = await submitted;
@@ -101,6 +134,7 @@ test.describe.serial('assignments', () => {
     const submission = JSON.parse(fs.readFileSync(files.submission, 'utf8'));
     expect(submission).toMatchObject({ student: HOSTILE_NAME, environment: { backend: 'wasm', tfjs: '4.22.0' } });
     expect(submission.config.max_steps).toBe(3);
+    expect(String(submission.config.seed)).toBe(ownSeed);
 
     // The grader.
     const seen = watch(page);
@@ -116,8 +150,19 @@ test.describe.serial('assignments', () => {
     const csv = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const text = fs.readFileSync(await (await csv).path(), 'utf8');
-    expect(text.split('\n')[0]).toBe('file,student,status,claimed,measured,goal_met,flags');
+    expect(text.split('\n')[0]).toBe('file,student,status,claimed,measured,goal_met,flags,seed,submitted_self_reported,received');
     expect(text.split('\n')[1]).toMatch(/^ada\.json,"<img src=x onerror=""window\.pwned=1""><b>Ada<\/b>",ok,/);
+    const book = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export gradebook (Moodle CSV)' }).click();
+    const bookText = fs.readFileSync(await (await book).path(), 'utf8').split('\n');
+    expect(bookText[0]).toBe('id,name,score,lab_status,measured,goal_met,exercises_passed,late,files,on_roster,feedback');
+    expect(bookText[1]).toMatch(/^"<img src=x onerror=""window\.pwned=1""><b>Ada<\/b>",,(100|0),ok,/);
+    await expect(page.getByRole('table', { name: 'Gradebook' })).toContainText('on 200 held-out problems the instructor drew');
+    // A reload keeps the grading.
+    await page.reload();
+    await goLive(page);
+    await expect(page.getByText(/^Restored 1 graded file kept in this browser/)).toBeVisible();
+    await expect(rowOf(page, 'ada.json').getByRole('cell').nth(2)).toHaveText('ok');
     expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
     expect(errors).toEqual([]);
   });
@@ -150,7 +195,7 @@ test.describe.serial('assignments', () => {
       ['wrong-assignment.json', await variant((j) => void (j.assignment.id = 'another')), /^invalid: made for another assignment \("another", not "[0-9a-f]{12}"\)$/],
       ['not-json.json', Buffer.from('<html><script>window.pwned=1</script>'), /^invalid: not valid JSON/],
       ['huge.json', Buffer.alloc(20_000_000, 32), /^invalid: the file is 20\.0 MB; a submission is at most 5 MB$/],
-      ['html-name.json', await variant((j) => void (j.student = '<script>window.pwned=1</script>=1+1')), /^ok$/],
+      ['html-name.json', await variant((j) => void (j.student = '<script>window.pwned=1</script>=1+1')), /^tampered: seed \d+ is not this student’s seed/], // another name, another seed
     ];
     await grade(page, cases.map(([name, buffer]) => file(name, buffer)));
     for (const [name, , status] of cases) await expect(rowOf(page, name).getByRole('cell').nth(2), name).toHaveText(status);

@@ -10,6 +10,7 @@ import { exerciseNamed } from '@/content/exercises';
 import { LINK_KEY, readAssignmentFragment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildExerciseSubmission, exerciseSubmissionFileName } from '@/lib/teach/exercise-submission';
 import { MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
+import { duration, formatDue } from '@/lib/teach/due';
 import { errorMessage } from '@/lib/errors';
 import { downloadText } from '@/labs/shell/download';
 import { Markdown } from '@/labs/shell/Markdown';
@@ -84,12 +85,17 @@ export function HandIn() {
         <dt>Exercises</dt>
         <dd>{assignment.exercises!.map((id) => exerciseNamed(id)?.title ?? id).join('; ')}</dd>
         <dt>Due</dt>
-        <dd>{assignment.due ? new Date(assignment.due).toLocaleString() : 'no due date'}</dd>
+        <dd>{assignment.due ? `${formatDue(assignment.due)}; your clock: ${new Date(assignment.due).toLocaleString()}` : 'no due date'}</dd>
       </dl>
+      {assignment.due && Date.now() > Date.parse(assignment.due) ? (
+        <p className="lab-error" role="alert">
+          The due date passed {duration(Date.now() - Date.parse(assignment.due))} ago: your instructor may count a file made now as late.
+        </p>
+      ) : null}
       {assignment.instructions ? <Markdown source={assignment.instructions} className="assignment-instructions" /> : null}
       <p className="setting-help">
         Each editor opens on the code that passed in the chapter on this device, or on the starter. Check it here if you
-        like; your instructor’s grader runs it again on cases of its own.
+        like; your instructor’s grader runs it again on cases of its own, which you do not see: passing here is no promise of passing there.
       </p>
       {assignment.exercises!.map((id) => {
         const exercise = exerciseNamed(id);

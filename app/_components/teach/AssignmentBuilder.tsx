@@ -1,23 +1,31 @@
 'use client';
 
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { labNamed, labPresets, labs } from '@/content/labs';
 import { downloadText } from '@/labs/shell/download';
 import { Markdown } from '@/labs/shell/Markdown';
 import { SettingsForm } from '@/labs/shell/SettingsForm';
 import type { Settings } from '@/labs/shell/settings';
-import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, type AssignmentFile } from '@/lib/teach/assignment';
+import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { dueFromLocal, dueToLocal, formatDue, zoneName } from '@/lib/teach/due';
+import { errorMessage } from '@/lib/errors';
 import { exercises } from '@/content/exercises';
 import { GOAL_METRICS, GOAL_OPS, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/train/registry';
 
+/** UTC-12:00 to UTC+14:00 in quarter hours: every offset in use. */
+const OFFSETS = Array.from({ length: (840 + 720) / 15 + 1 }, (_, i) => -720 + 15 * i);
+/** The lab the form opens on: the GRPO lab, whose SFT start (27.5% held-out) sits below the default goal of 0.45. */
+const FIRST_LAB = labNamed('grpo') ? 'grpo' : labs[0].slug;
+
 /**
- * The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date, instructions,
- * and code exercises to hand in too.
+ * The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date with its time
+ * zone, instructions, and code exercises to hand in too. It makes nothing while a field shows an error, and it opens
+ * an existing assignment file to edit and reissue it.
  */
 export function AssignmentBuilder() {
-  const [slug, setSlug] = useState<string>(labs[0].slug);
+  const [slug, setSlug] = useState<string>(FIRST_LAB);
   const lab = labNamed(slug)!;
   const trainer = lab.trainer;
   const { schema, presets } = trainerSettings(trainer);
@@ -31,6 +39,18 @@ export function AssignmentBuilder() {
   const [threshold, setThreshold] = useState('0.45');
   const [evalSeed, setEvalSeed] = useState(() => String(Math.floor(Math.random() * 1_000_000)));
   const [due, setDue] = useState('');
+  // The browser's offset is known only after mount (the page is prerendered); until the instructor picks one, it follows the due date's own (summer time).
+  const [dueOffset, setDueOffset] = useState(0);
+  const offsetChosen = useRef(false);
+  useEffect(() => {
+    if (!offsetChosen.current) setDueOffset(-new Date().getTimezoneOffset());
+  }, []);
+  // Typed values a field refused: the form keeps the last good one, so it must not make an assignment meanwhile.
+  const [fieldProblems, setFieldProblems] = useState<Record<string, string>>({});
+  const problemFields = Object.entries(fieldProblems).filter(([, problem]) => problem);
+  const [formKey, setFormKey] = useState(0);
+  const [exerciseSeed, setExerciseSeed] = useState<number | undefined>(undefined);
+  const [opened, setOpened] = useState<string | null>(null);
   const [instructions, setInstructions] = useState('');
   const [chosenExercises, setChosenExercises] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -47,7 +67,43 @@ export function AssignmentBuilder() {
     setSettings(presetSettings(s.schema, ownEntry(s.presets, first)));
     setLocked(new Set());
     setMetric(GOAL_METRICS[t][0]);
+    setFieldProblems({});
     setMade(null);
+  };
+
+  /** An existing assignment file, back in the form: edit it and make it again (a reissue: a new id and link). */
+  const openFile = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setMade(null);
+    try {
+      if (file.size > MAX_ASSIGNMENT_FILE_BYTES) throw new Error('it is too large to be an assignment');
+      const a = await parseAssignmentFile(await file.text());
+      setSlug(a.lab);
+      setPreset(a.preset);
+      setSettings({ ...a.settings });
+      setLocked(new Set(a.locked));
+      setTitle(a.title);
+      setMetric(a.goal.metric);
+      setOp(a.goal.op);
+      setThreshold(String(a.goal.value));
+      setEvalSeed(String(a.grading.eval_seed));
+      const local = a.due ? dueToLocal(a.due) : null;
+      setDue(local?.local ?? '');
+      if (local) {
+        offsetChosen.current = true;
+        setDueOffset(local.minutes);
+      }
+      setInstructions(a.instructions);
+      setChosenExercises(a.exercises ?? []);
+      setExerciseSeed(a.grading.exercise_seed);
+      setFieldProblems({});
+      setFormKey((k) => k + 1);
+      setOpened(`Opened ${a.title} (id ${a.id}, version ${a.version}). Making it again gives a new id and a new link: send students the new one; files made for the old one grade with the old file.`);
+    } catch (e) {
+      setOpened(null);
+      setError(`Could not open ${file.name}: ${errorMessage(e)}.`);
+    }
   };
   const choosePreset = (name: string) => {
     setPreset(name);
@@ -65,6 +121,7 @@ export function AssignmentBuilder() {
     setError(null);
     setMade(null);
     try {
+      if (problemFields.length > 0) throw new Error(`fix ${problemFields.map(([key]) => key).join(', ')} first: ${problemFields[0][1]}`);
       if (!/^\d+$/.test(evalSeed)) throw new Error('the evaluation seed must be a whole number');
       const file = await createAssignment({
         lab: slug,
@@ -75,10 +132,11 @@ export function AssignmentBuilder() {
         locked: fields.filter((k) => locked.has(k)),
         goal: parseGoal(`${metric} ${op} ${threshold}`, trainer),
         evalSeed: Number(evalSeed),
-        due: due || null,
+        due: due ? dueFromLocal(due, dueOffset) : null,
         instructions,
         // In the catalogue's order, whatever order they were ticked in.
         exercises: exercises.map((e) => e.id as string).filter((id) => chosenExercises.includes(id)),
+        exerciseSeed,
       });
       setMade(file);
     } catch (e) {
@@ -89,8 +147,21 @@ export function AssignmentBuilder() {
   const link = made ? `${window.location.origin}${assignmentLink(made)}` : '';
   const handIn = made ? exercisesLink(made, window.location.origin) : null;
   const toggleExercise = (id: string) => setChosenExercises((current) => (current.includes(id) ? current.filter((x) => x !== id) : [...current, id]));
+  let duePreview = '';
+  try {
+    duePreview = due ? `Stored as ${formatDue(dueFromLocal(due, dueOffset))}: students and the grader see this zone.` : '';
+  } catch (e) {
+    duePreview = errorMessage(e);
+  }
   return (
     <>
+      <p>
+        <label className="lab-file">
+          Open an assignment file to edit or reissue{' '}
+          <input type="file" accept="application/json,.json" onChange={(e) => void openFile(e.target.files?.[0]).finally(() => (e.target.value = ''))} />
+        </label>
+      </p>
+      {opened ? <p className="lab-notice">{opened}</p> : null}
       <form className="teach-form" onSubmit={(e) => void make(e)}>
         <fieldset>
           <legend>The lab</legend>
@@ -122,12 +193,24 @@ export function AssignmentBuilder() {
 
         <fieldset>
           <legend>Settings students start from</legend>
-          <SettingsForm key={slug} schema={schema} fields={fields} settings={settings} onChange={(key, value) => setSettings((s) => ({ ...s, [key]: value }))} />
+          <SettingsForm
+            key={`${slug}-${formKey}`}
+            schema={schema}
+            fields={fields}
+            settings={settings}
+            onChange={(key, value) => setSettings((s) => ({ ...s, [key]: value }))}
+            onProblem={(key, problem) => setFieldProblems((p) => ({ ...p, [key]: problem }))}
+          />
         </fieldset>
 
         <fieldset className="teach-locks">
           <legend>Locked settings (students cannot change them)</legend>
-          <p className="setting-help">Lock what defines the task (the seed, the steps, the dataset or map) so every student is measured alike.</p>
+          <p className="setting-help">Lock what defines the task (the steps, the dataset or map) so every student is measured alike.</p>
+          <p className="setting-help" aria-live="polite">
+            {locked.has('seed')
+              ? 'Seed locked: the whole class trains on one seed, so honest students hand in identical weights and the grader cannot tell a copy from them.'
+              : 'Seed not locked: each student trains on a seed of their own, derived from the assignment and their student id (the lab fills it in). Identical weights from two students then mean a copy.'}
+          </p>
           {fields.map((key) => (
             <label key={key}>
               <input type="checkbox" checked={locked.has(key)} onChange={() => toggleLock(key)} /> lock <code>{key}</code>
@@ -167,8 +250,34 @@ export function AssignmentBuilder() {
             Submissions are measured on held-out problems drawn with this seed. It stays in your assignment file and never appears in the students’ link.
           </p>
           <label>
-            Due <input type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} />
+            Due{' '}
+            <input
+              type="datetime-local"
+              value={due}
+              onChange={(e) => {
+                setDue(e.target.value);
+                const at = new Date(e.target.value); // the form's local time: its offset, summer time included
+                if (!offsetChosen.current && !Number.isNaN(at.getTime())) setDueOffset(-at.getTimezoneOffset());
+              }}
+            />
           </label>
+          <label>
+            Time zone{' '}
+            <select
+              value={dueOffset}
+              onChange={(e) => {
+                offsetChosen.current = true;
+                setDueOffset(Number(e.target.value));
+              }}
+            >
+              {OFFSETS.map((m) => (
+                <option key={m} value={m}>
+                  {zoneName(m)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {duePreview ? <p className="setting-help">{duePreview}</p> : null}
         </fieldset>
 
         <fieldset className="teach-locks">
@@ -196,6 +305,7 @@ export function AssignmentBuilder() {
         <button type="submit" className="lab-primary">
           Make the assignment
         </button>
+        {problemFields.length > 0 ? <p className="setting-help">Nothing is made while {problemFields.map(([key]) => key).join(', ')} shows an error.</p> : null}
         {error ? (
           <p className="lab-error" role="alert">
             {error}
@@ -235,7 +345,11 @@ export function AssignmentBuilder() {
               </p>
             </>
           ) : null}
-          <p className="setting-help">Keep the assignment file: grading needs it, and it holds your evaluation seed.</p>
+          <p>
+            {made.due ? `Due ${formatDue(made.due)}. ` : 'No due date. '}
+            {made.seeding === 'per_student' ? 'Each student trains on their own seed (from their student id): ask them to type the id your roster uses.' : `The class shares seed ${String(made.settings.seed)}.`}
+          </p>
+          <p className="setting-help">Keep the assignment file: grading needs it, and it holds your evaluation seed and the seed of the exercise cases.</p>
         </section>
       ) : null}
     </>

@@ -5,6 +5,9 @@ import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } f
 import { csvHeader, gradeNumber, gradeRowCells, gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, invalidRow, type GradeRow } from '@/lib/teach/grade';
 import { formatGoal } from '@/lib/teach/goal';
+import { formatDue } from '@/lib/teach/due';
+import { buildGradebook, GRADEBOOK_RULE, gradebookCsv, parseReceived, parseRoster, type GradebookFormat, type RosterEntry } from '@/lib/teach/gradebook';
+import { clearSavedGrading, loadSavedGrading, saveGrading } from './savedGrades';
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { isExerciseSubmissionText } from '@/lib/teach/exercise-submission';
 import { errorMessage } from '@/lib/errors';
@@ -18,14 +21,24 @@ interface Entry {
   row: GradeRow | null;
 }
 
+/** Upload-time and roster files: a line per file or student. */
+const MAX_TABLE_BYTES = 5_000_000;
+
 /**
- * The grader: the instructor's assignment file, then any number of submission files. Each is checked by size before
- * it is read, then validated and evaluated in a worker; the table shows every string from a file as text. An exercise
- * submission's code runs here instead, in the browser sandbox (an opaque-origin iframe with a time limit), on cases
- * of a fresh seed, one file at a time.
+ * The grader: the instructor's assignment file (and, optionally, upload times and a roster), then any number of
+ * submission files. Each is checked by size before it is read, then validated and evaluated in a worker; the table
+ * shows every string from a file as text. An exercise submission's code runs here instead, in the browser sandbox (an
+ * opaque-origin iframe with a time limit), on the cases of the assignment's exercise seed, one file at a time. What is
+ * graded is kept in this browser, so a reload resumes it.
  */
 export function Grader() {
   const [assignment, setAssignment] = useState<AssignmentFile | null>(null);
+  const [assignmentText, setAssignmentText] = useState('');
+  const [received, setReceived] = useState<Record<string, string>>({});
+  const [roster, setRoster] = useState<RosterEntry[] | null>(null);
+  const [restored, setRestored] = useState<string | null>(null);
+  /** Set once the instructor loads an assignment file: a restore that finishes later must not replace it. */
+  const chosen = useRef(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -42,6 +55,22 @@ export function Grader() {
     [],
   );
 
+  // A reload resumes the grading kept in this browser.
+  useEffect(() => {
+    let live = true;
+    void loadSavedGrading().then((saved) => {
+      if (!live || !saved || saved.rows.length === 0 || chosen.current) return; // a file chosen meanwhile wins
+      setAssignment(saved.assignment);
+      setAssignmentText(saved.assignmentText);
+      setReceived(saved.received);
+      setEntries(saved.rows.map((row) => ({ id: nextId.current++, name: row.file, row })));
+      setRestored(`Restored ${saved.rows.length} graded file${saved.rows.length === 1 ? '' : 's'} kept in this browser (saved ${saved.savedAt.slice(0, 16).replace('T', ' ')} UTC). Clear to start again.`);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
   /** Runs an exercise submission's code again (lib/teach/exercise-submission.ts); files wait their turn for the sandbox. */
   const gradeExercises = (name: string, text: string, a: AssignmentFile) => {
     const next = exerciseQueue.current.then(async () => {
@@ -52,7 +81,8 @@ export function Grader() {
       ]);
       checker.current ??= createPageChecker();
       const box = checker.current;
-      return gradeExerciseSubmission({ name, text }, a, (id, source) => box.check(exerciseNamed(id)!, source));
+      const at = received[name];
+      return gradeExerciseSubmission({ name, text, received: at ? new Date(at) : null }, a, (id, source, seed) => box.check(exerciseNamed(id)!, source, seed));
     });
     exerciseQueue.current = next.catch(() => undefined);
     return next;
@@ -72,10 +102,26 @@ export function Grader() {
     setProblem(null);
     try {
       if (file.size > MAX_ASSIGNMENT_FILE_BYTES) throw new Error('it is too large to be an assignment');
-      setAssignment(await parseAssignmentFile(await file.text()));
+      const text = await file.text();
+      chosen.current = true;
+      setAssignment(await parseAssignmentFile(text));
+      setAssignmentText(text);
       setEntries([]);
+      setRestored(null);
     } catch (error) {
       setAssignment(null);
+      setProblem(`Could not read ${file.name}: ${errorMessage(error)}.`);
+    }
+  };
+
+  /** An optional CSV the page reads whole: upload times or a roster; a problem is shown and nothing is kept. */
+  const loadTable = async <T,>(file: File | undefined, parse: (text: string) => T, keep: (value: T) => void) => {
+    if (!file) return;
+    setProblem(null);
+    try {
+      if (file.size > MAX_TABLE_BYTES) throw new Error('it is too large');
+      keep(parse(await file.text()));
+    } catch (error) {
       setProblem(`Could not read ${file.name}: ${errorMessage(error)}.`);
     }
   };
@@ -91,7 +137,7 @@ export function Grader() {
       }
       setEntries((all) => [...all, { id, name: file.name, row: null }]);
       const text = await file.text();
-      const graded = isExerciseSubmissionText(text) ? gradeExercises(file.name, text, assignment) : grade({ type: 'grade', name: file.name, text, assignment });
+      const graded = isExerciseSubmissionText(text) ? gradeExercises(file.name, text, assignment) : grade({ type: 'grade', name: file.name, text, assignment, received: received[file.name] ?? null });
       void graded.then(
         (row) => setEntries((all) => all.map((e) => (e.id === id ? { ...e, row } : e))),
         (error: unknown) => {
@@ -109,11 +155,23 @@ export function Grader() {
   };
 
   const done = entries.filter((e) => e.row !== null);
-  const rows = flagSharedWeights(done.map((e) => e.row!));
+  const rows = flagSharedWeights(done.map((e) => e.row!), assignment ?? undefined);
   const rowOf = new Map(done.map((e, i) => [e.id, rows[i]]));
   const exerciseIds = assignment?.exercises ?? [];
   const header = csvHeader(exerciseIds);
   const exportCsv = () => downloadText(gradesCsv(rows, exerciseIds), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
+  const book = assignment ? buildGradebook(rows, assignment, roster) : [];
+  const exportGradebook = (format: GradebookFormat) => assignment && downloadText(gradebookCsv(book, assignment, format), `gradebook-${format}-${assignment.id}.csv`, 'text/csv');
+  const counts = (['ok', 'late', 'tampered', 'invalid'] as const).map((status) => `${rows.filter((r) => r.status === status).length} ${status}`).join(', ');
+  const groups = new Map<number, string[]>();
+  for (const r of rows) if (r.sameWeightsGroup !== undefined) groups.set(r.sameWeightsGroup, [...(groups.get(r.sameWeightsGroup) ?? []), r.student || r.file]);
+
+  // Each graded row is kept, so a reload resumes here (rows only: no weights, no code).
+  const doneRows = done.map((e) => e.row!);
+  const savedKey = `${assignment?.hash ?? ''}:${doneRows.length}:${doneRows.map((r) => r.file).join('|')}`;
+  useEffect(() => {
+    if (assignment && assignmentText && doneRows.length > 0) saveGrading(assignmentText, doneRows, received);
+  }, [savedKey]); // the key names what changed: the rows themselves are new objects on every render
 
   return (
     <div className="grader">
@@ -131,10 +189,26 @@ export function Grader() {
           <p className="lab-notice">
             <strong>{assignment.title}</strong> ({assignment.lab} lab, id {assignment.id}): goal <code>{formatGoal(assignment.goal)}</code> on{' '}
             {assignment.grading.eval_samples} held-out {assignment.trainer === 'ppo' ? 'episodes' : 'problems'} (seed {assignment.grading.eval_seed})
-            {assignment.due ? `, due ${new Date(assignment.due).toLocaleString()}` : ''}.
+            {assignment.due ? `, due ${formatDue(assignment.due)}` : ''}.
+            {assignment.seeding === 'per_student' ? ' Each student trains on their own seed: identical weights from two students mean a copy.' : ' One seed for the class: honest runs can have identical weights.'}
             {exerciseIds.length > 0 ? ` Code exercises: ${exerciseIds.join(', ')} (drop their exercise submission files here too).` : ''}
           </p>
         ) : null}
+        {restored ? <p className="lab-notice">{restored}</p> : null}
+        <label className="lab-file">
+          Upload times (optional: CSV with columns file,received, e.g. from your LMS){' '}
+          <input type="file" accept="text/csv,.csv" onChange={(e) => void loadTable(e.target.files?.[0], parseReceived, (times) => setReceived(Object.fromEntries([...times].map(([name, at]) => [name, at.toISOString()])))).finally(() => (e.target.value = ''))} />
+        </label>
+        <p className="setting-help">
+          {Object.keys(received).length > 0
+            ? `${Object.keys(received).length} upload times loaded: lateness of files added from now on is judged on them, not on the student’s clock.`
+            : 'Without upload times, lateness rests on the time each file reports (the student’s clock), and the grades say so. Load them before the submissions.'}
+        </p>
+        <label className="lab-file">
+          Roster (optional: CSV with columns id,name){' '}
+          <input type="file" accept="text/csv,.csv" onChange={(e) => void loadTable(e.target.files?.[0], parseRoster, setRoster).finally(() => (e.target.value = ''))} />
+        </label>
+        {roster ? <p className="setting-help">{roster.length} students on the roster: the gradebook lists who handed nothing in.</p> : null}
       </section>
 
       <section className="lab-section">
@@ -157,14 +231,35 @@ export function Grader() {
         <p role="status" className="lab-status">
           {entries.length === 0 ? 'No submissions yet.' : `Graded ${done.length} of ${entries.length}${done.length < entries.length ? '…' : '.'}`}
         </p>
+        {rows.length > 0 ? (
+          <p className="setting-help">
+            {counts}.{' '}
+            {[...groups].map(([group, names]) => `Same weights, group ${group}: ${names.length} files (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}).`).join(' ')}
+          </p>
+        ) : null}
         <div className="lab-runs-actions">
           <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
             Export CSV
           </button>
-          <button type="button" onClick={() => setEntries([])} disabled={entries.length === 0}>
+          <button type="button" onClick={() => exportGradebook('moodle')} disabled={rows.length === 0}>
+            Export gradebook (Moodle CSV)
+          </button>
+          <button type="button" onClick={() => exportGradebook('canvas')} disabled={rows.length === 0}>
+            Export gradebook (Canvas CSV)
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setEntries([]);
+              setRestored(null);
+              clearSavedGrading();
+            }}
+            disabled={entries.length === 0}
+          >
             Clear
           </button>
         </div>
+        <p className="setting-help">Gradebook: {GRADEBOOK_RULE}.</p>
       </section>
 
       {entries.length > 0 ? (
@@ -175,7 +270,7 @@ export function Grader() {
               <tr>
                 {header.map((name) => (
                   <th scope="col" key={name}>
-                    {name.replace('_', ' ')}
+                    {name.replaceAll('_', ' ')}
                   </th>
                 ))}
               </tr>
@@ -198,6 +293,37 @@ export function Grader() {
             </tbody>
           </table>
         </div>
+      ) : null}
+
+      {book.length > 0 ? (
+        <section className="lab-section">
+          <h2>3. Per student</h2>
+          <p className="setting-help">What each student gets back: the measured figure, on how many held-out problems, the goal, and the first exercise case that failed.</p>
+          <div className="grade-scroll" tabIndex={0} role="region" aria-label="Gradebook, scrollable">
+            <table className="grade-table" aria-label="Gradebook">
+              <thead>
+                <tr>
+                  <th scope="col">student</th>
+                  <th scope="col">name</th>
+                  <th scope="col">score</th>
+                  <th scope="col">late</th>
+                  <th scope="col">feedback</th>
+                </tr>
+              </thead>
+              <tbody>
+                {book.map((e) => (
+                  <tr key={e.id}>
+                    <td>{e.id}</td>
+                    <td>{e.name}</td>
+                    <td>{e.score === null ? 'nothing handed in' : e.score}</td>
+                    <td>{e.late ? 'yes' : 'no'}</td>
+                    <td>{e.feedback}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
       ) : null}
     </div>
   );

@@ -2,5 +2,6 @@
 import type { AssignmentFile } from '@/lib/teach/assignment';
 import type { GradeRow } from '@/lib/teach/grade';
 
-export type ToGrader = { type: 'grade'; id: number; name: string; text: string; assignment: AssignmentFile };
+/** received: the file's upload time (ISO), from the instructor's upload-times file, or null. */
+export type ToGrader = { type: 'grade'; id: number; name: string; text: string; assignment: AssignmentFile; received: string | null };
 export type FromGrader = { type: 'row'; id: number; row: GradeRow };

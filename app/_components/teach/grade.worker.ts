@@ -17,10 +17,10 @@ const ready = selectBackend({ requested: 'wasm' }).catch(() => null);
 // One file at a time, in order.
 let queue: Promise<void> = Promise.resolve();
 self.onmessage = (event: MessageEvent<ToGrader>) => {
-  const { id, name, text, assignment } = event.data;
+  const { id, name, text, assignment, received } = event.data;
   queue = queue.then(async () => {
     await ready;
-    const row = await gradeSubmission({ name, text }, assignment, evaluateCheckpoint); // never throws
+    const row = await gradeSubmission({ name, text, received: received ? new Date(received) : null }, assignment, evaluateCheckpoint); // never throws
     self.postMessage({ type: 'row', id, row } satisfies FromGrader);
   });
 };

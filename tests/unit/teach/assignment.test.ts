@@ -13,6 +13,8 @@ import {
 import { textToBase64Url } from '@/lib/teach/canonical';
 import { parseGoal } from '@/lib/teach/goal';
 import { grpoSchema } from '@/lib/train/grpo-config';
+import { studentSeed } from '@/lib/teach/seeds';
+import fs from 'node:fs';
 import { GRPO_INPUT } from './fixtures';
 
 const fragmentOf = (link: string) => link.slice(link.indexOf('#'));
@@ -25,16 +27,44 @@ async function editedLink(link: string, edit: (json: Record<string, unknown>) =>
 }
 
 describe('assignments', () => {
-  it('are made from a preset plus overrides, with every setting, the due date in UTC and a content hash', async () => {
+  it('are made from a preset plus overrides, with every setting, the due date with its zone and a content hash', async () => {
     const a = await createAssignment(GRPO_INPUT, new Date('2031-04-01T00:00:00Z'));
     expect(a.settings.beta).toBe(0.04); // from the preset
     expect(a.settings.max_steps).toBe(3);
     expect(Object.keys(a.settings).sort()).toEqual(Object.keys(grpoSchema).sort()); // every setting, not only the changed ones
-    expect(a.due).toBe('2031-05-01T15:00:00.000Z');
+    expect(a.due).toBe('2031-05-01T17:00:00+02:00'); // as given: the instant and the zone it was set in
+    expect(a.version).toBe(2);
     expect(a.created).toBe('2031-04-01T00:00:00.000Z');
     expect(a.id).toMatch(/^[0-9a-f]{12}$/);
     expect(a.hash).toBe(await assignmentHash(a));
-    expect(a.grading).toEqual({ eval_seed: 1234, eval_samples: 200 });
+    expect(a.grading).toEqual({ eval_seed: 1234, eval_samples: 200, exercise_seed: expect.any(Number) });
+    expect(a.seeding).toBe('locked'); // GRPO_INPUT locks seed: one seed for the class, on purpose
+    expect((await createAssignment({ ...GRPO_INPUT, exerciseSeed: 42 })).grading.exercise_seed).toBe(42);
+  });
+
+  it('give each student their own seed unless the instructor locks one', async () => {
+    const a = await createAssignment({ ...GRPO_INPUT, locked: ['beta', 'max_steps'] });
+    expect(a.seeding).toBe('per_student');
+    // Derived from the assignment and the student id: stable, different per student and per assignment, same id however typed.
+    const ada = studentSeed(a.id, 'S1234');
+    expect(studentSeed(a.id, '  s1234 ')).toBe(ada);
+    expect(studentSeed(a.id, 'S1235')).not.toBe(ada);
+    expect(studentSeed('another', 'S1234')).not.toBe(ada);
+    expect(Number.isInteger(ada) && ada >= 0 && ada < 2 ** 31 - 1).toBe(true);
+    // The two modes cannot be mixed by an edit, even a re-hashed one.
+    const mixed = { ...a, locked: [...a.locked, 'seed'] };
+    await expect(parseAssignmentFile(JSON.stringify({ ...mixed, hash: await assignmentHash(mixed) }))).rejects.toThrow(/"per_student" gives each student a seed/);
+  });
+
+  it('read version 1 files made before per-student seeds, zoned due dates and stored exercise seeds', async () => {
+    const v1 = await parseAssignmentFile(fs.readFileSync('tests/unit/teach/fixtures/assignment-v1.json', 'utf8'));
+    expect(v1).toMatchObject({ version: 1, due: '2031-05-01T17:00:00.000Z', exercises: ['gae', 'dpo-loss'] });
+    expect(v1.seeding).toBeUndefined();
+    expect(v1.grading.exercise_seed).toBeUndefined();
+    const unversioned = { ...v1, version: 3 };
+    await expect(parseAssignmentFile(JSON.stringify(unversioned))).rejects.toThrow(/unsupported assignment version \(this site reads versions 1 and 2\)/);
+    const { exercise_seed: _, ...noSeed } = (await createAssignment(GRPO_INPUT)).grading;
+    await expect(parseAssignmentFile(JSON.stringify({ ...(await createAssignment(GRPO_INPUT)), grading: noSeed }))).rejects.toThrow(/exercise_seed is missing/);
   });
 
   it('round-trip through the file and through the link, which leaves the evaluation seed out', async () => {
@@ -54,7 +84,7 @@ describe('assignments', () => {
     const link = assignmentLink(a);
     await expect(readAssignmentFragment(await editedLink(link, (j) => ((j.settings as Record<string, unknown>).beta = 0)))).rejects.toThrow(/this assignment link was edited/);
     await expect(readAssignmentFragment(await editedLink(link, (j) => (j.locked = [])))).rejects.toThrow(/edited/);
-    const forged = await readAssignmentFragment(await editedLink(link, (j) => (j.locked = []), true));
+    const forged = await readAssignmentFragment(await editedLink(link, (j) => (j.locked = ['seed']), true));
     expect(forged!.hash).not.toBe(a.hash);
     await expect(parseAssignmentFile(JSON.stringify({ ...a, title: 'Easier' }))).rejects.toThrow(/the assignment was edited/);
   });
@@ -73,7 +103,14 @@ describe('assignments', () => {
     ['sets a value out of range', { overrides: { beta: 99 } }, /beta must be in \[0, 10\]/],
     ['turns evaluation off', { overrides: { eval_steps: 0 } }, /eval_steps must be above 0/],
     ['has a goal on another trainer’s metric', { goal: { metric: 'eval/return', op: '>=', value: 1 } }, /cannot be graded on "eval\/return"/],
-    ['has a due date that is not one', { due: 'next friday' }, /due: not a date/],
+    ['has a due date that is not one', { due: 'next friday' }, /due: not a date with a time and a zone/],
+    ['has a due date without a zone', { due: '2026-12-10T17:00' }, /due: "2026-12-10T17:00" has no time zone.*2026-12-10T17:00Z/],
+    ['has a due date with no time', { due: '2026-12-10' }, /has no time zone.*2026-12-10T23:59Z/],
+    ['has a due date that does not exist', { due: '2026-02-30T17:00Z' }, /not a real date and time/],
+    ['has a due date beyond any zone', { due: '2026-12-10T17:00+15:00' }, /offsets run from -14:00 to \+14:00/],
+    ['has a goal above the metric’s range', { goal: { metric: 'eval/accuracy', op: '>=', value: 1.5 } }, /goal: eval\/accuracy >= 1\.5 can never be met: eval\/accuracy lies in \[0, 1\]/],
+    ['has a goal every submission meets', { goal: { metric: 'eval/accuracy', op: '>=', value: 0 } }, /is met by every submission/],
+    ['has a goal below the metric’s range', { goal: { metric: 'eval/format', op: '<', value: 0 } }, /can never be met/],
     ['has very long instructions', { instructions: 'x'.repeat(4001) }, /instructions/],
     ['has a negative evaluation seed', { evalSeed: -1 }, /grading/],
   ] as [string, Partial<AssignmentInput>, RegExp][])('refuses one that %s', async (_label, change, message) => {

@@ -31,18 +31,18 @@ describe('csvCell', () => {
 
 describe('gradesCsv', () => {
   it('writes the header and one line per row', () => {
-    const base: GradeRow = { file: 'a.json', student: 'Ada', status: 'ok', detail: '', claimed: 0.5, measured: 0.4375, goalMet: true, flags: [], weightsSha256: null };
+    const base: GradeRow = { file: 'a.json', student: 'Ada', status: 'ok', detail: '', claimed: 0.5, measured: 0.4375, goalMet: true, flags: [], weightsSha256: null, seed: 17, submitted: '2031-04-20T12:00:00.000Z', received: null };
     const rows: GradeRow[] = [
       base,
       { ...base, file: 'b.json', student: '=evil()', status: 'tampered', detail: 'locked setting beta changed (0 → 0.1)', goalMet: false, flags: ['claimed far above measured (0.9 vs 0.4)', 'late by 5 min'] },
-      { ...base, file: 'c.json', student: '', status: 'invalid', detail: 'not valid JSON', claimed: null, measured: null, goalMet: null },
+      { ...base, file: 'c.json', student: '', status: 'invalid', detail: 'not valid JSON', claimed: null, measured: null, goalMet: null, seed: null, submitted: null, received: '2031-04-21T08:00:00.000Z' },
     ];
     expect(gradesCsv(rows)).toBe(
       [
-        'file,student,status,claimed,measured,goal_met,flags',
-        'a.json,Ada,ok,0.5,0.4375,yes,',
-        "b.json,'=evil(),tampered: locked setting beta changed (0 → 0.1),0.5,0.4375,no,claimed far above measured (0.9 vs 0.4); late by 5 min",
-        'c.json,,invalid: not valid JSON,,,,',
+        'file,student,status,claimed,measured,goal_met,flags,seed,submitted_self_reported,received',
+        'a.json,Ada,ok,0.5,0.4375,yes,,17,2031-04-20T12:00:00.000Z,',
+        "b.json,'=evil(),tampered: locked setting beta changed (0 → 0.1),0.5,0.4375,no,claimed far above measured (0.9 vs 0.4); late by 5 min,17,2031-04-20T12:00:00.000Z,",
+        'c.json,,invalid: not valid JSON,,,,,,,2031-04-21T08:00:00.000Z',
         '',
       ].join('\n'),
     );

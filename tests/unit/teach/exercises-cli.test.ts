@@ -24,6 +24,7 @@ describe('assign --exercises, then grade exercise submissions', () => {
     const assign = await run('assign', 'grpo', '--goal', 'eval/accuracy >= 0.4', '--eval-seed', '7', '--exercises', 'gae,dpo-loss', '--title', 'Week 4');
     expect(assign.code, assign.stderr).toBe(0);
     const lines = assign.stderr.trim().split('\n');
+    expect(lines.shift()).toMatch(/^assign: each student trains on their own seed/);
     expect(lines[0]).toMatch(/^assign: the students' link .*: \/labs\/grpo\/#assignment=[A-Za-z0-9_-]+$/);
     expect(lines[1]).toMatch(/^assign: where students hand in the exercises \(gae, dpo-loss\): \/exercises\/#assignment=[A-Za-z0-9_-]+$/);
     const assignment = await parseAssignmentFile(assign.stdout);
@@ -37,9 +38,9 @@ describe('assign --exercises, then grade exercise submissions', () => {
     const grade = await run('grade', '--assignment', at('assignment.json'), at('ada.json'), at('bob.json'));
     expect(grade.code, grade.stderr).toBe(0);
     const csv = grade.stdout.trim().split('\n');
-    expect(csv[0]).toBe('file,student,status,claimed,measured,goal_met,flags,exercises_passed,exercise:gae,exercise:dpo-loss');
-    expect(csv[1]).toBe('ada.json,Ada,ok,,,,,2 of 2,passed,passed');
-    expect(csv[2]).toMatch(/^bob\.json,Bob,ok,,,,,0 of 2,failed: Case 1 of 20 failed: stopped after 1000 ms: the code did not return \(an infinite loop\?\),not handed in$/);
+    expect(csv[0]).toBe('file,student,status,claimed,measured,goal_met,flags,seed,submitted_self_reported,received,exercises_passed,exercise:gae,exercise:dpo-loss');
+    expect(csv[1]).toBe(`ada.json,Ada,ok,,,,,,${good.submitted},,2 of 2,passed,passed`);
+    expect(csv[2]).toMatch(/^bob\.json,Bob,ok,,,,,,[\dT:.Z-]+,,0 of 2,failed: Case 1 of 20 failed: stopped after 1000 ms: the code did not return \(an infinite loop\?\),not handed in$/);
   }, 120_000);
 
   it('refuses an unknown exercise with one line and exit code 2', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exerciseNamed } from '@/content/exercises';
-import { checkExercise, freshSeed } from '@/lib/exercises/check';
+import { checkExercise } from '@/lib/exercises/check';
 import { expectedValues } from '@/lib/exercises/reference';
 import { createNodeSandbox } from '@/lib/sandbox/node';
 import type { CodeSandbox } from '@/lib/sandbox/outcome';
@@ -28,9 +28,8 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.dispose());
 
-/** As `npm run grade` checks: the Node sandbox, the core's references, a fresh seed per exercise. */
-const check: ExerciseChecker = (id, source) => {
-  const seed = freshSeed();
+/** As `npm run grade` checks: the Node sandbox, the core's references, the seed the grader is given. */
+const check: ExerciseChecker = (id, source, seed) => {
   seeds.push(seed);
   return checkExercise({ exercise: exerciseNamed(id)!, source, sandbox, expected: async (cases) => expectedValues(id, cases), seed });
 };
@@ -90,14 +89,16 @@ describe('exercise submissions', () => {
     expect(row.exercises!['dpo-loss'].passed).toBe(false);
     expect(row.exercises!['dpo-loss'].detail).toMatch(/^failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0$/);
     expect(row.exercises!['grpo-advantages']).toEqual({ passed: false, detail: 'not handed in' });
-    expect(new Set(seeds).size).toBe(seeds.length); // a fresh seed for each exercise run
+    // Every exercise on the assignment's own exercise seed, so a regrade gives the same rows.
+    expect(seeds).toEqual([a.grading.exercise_seed, a.grading.exercise_seed]);
+    expect(await gradeExerciseSubmission({ name: 'ada.json', text }, a, check, GRADED)).toEqual(row);
 
     const ids = a.exercises!;
-    expect(csvHeader(ids)).toEqual(['file', 'student', 'status', 'claimed', 'measured', 'goal_met', 'flags', 'exercises_passed', 'exercise:gae', 'exercise:dpo-loss', 'exercise:grpo-advantages']);
+    expect(csvHeader(ids)).toEqual(['file', 'student', 'status', 'claimed', 'measured', 'goal_met', 'flags', 'seed', 'submitted_self_reported', 'received', 'exercises_passed', 'exercise:gae', 'exercise:dpo-loss', 'exercise:grpo-advantages']);
     const csv = gradesCsv([row], ids).split('\n');
-    expect(csv[1]).toMatch(/^ada\.json,Ada Lovelace,ok,,,,,1 of 3,passed,"failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0",not handed in$/);
+    expect(csv[1]).toMatch(/^ada\.json,Ada Lovelace,ok,,,,,,[\d-]+T[\d:.]+Z,,1 of 3,passed,"failed: Case 1 of 20 failed: the value differs: expected [\d.]+, got 0",not handed in$/);
     // Without exercise ids the CSV is the one instructors already have.
-    expect(gradesCsv([row]).split('\n')[0]).toBe('file,student,status,claimed,measured,goal_met,flags');
+    expect(gradesCsv([row]).split('\n')[0]).toBe('file,student,status,claimed,measured,goal_met,flags,seed,submitted_self_reported,received');
   });
 
   it('flag an edit after the file was made, a link that was edited, a late file; refuse other assignments and unlisted code', async () => {
@@ -113,7 +114,7 @@ describe('exercise submissions', () => {
     const unlisted = await grade({ ...made, sources: { ...made.sources, 'k3-kl': 'x' } });
     expect(unlisted).toMatchObject({ status: 'invalid', detail: 'code for "k3-kl", which this assignment does not list' });
     const late = await buildExerciseSubmission({ student: 'Ada', assignment: sharedPart(a), sources: {}, submitted: new Date('2031-05-01T16:00:00Z') });
-    expect(await grade(late)).toMatchObject({ status: 'late', flags: ['late by 1 h 0 min'], exercises: { gae: { passed: false, detail: 'not handed in' } } });
+    expect(await grade(late)).toMatchObject({ status: 'late', flags: ['late by 1 h 0 min (self-reported time)'], exercises: { gae: { passed: false, detail: 'not handed in' } } });
     expect(await gradeExerciseSubmission({ name: 'f.json', text: '{"format":' }, a, check, NOW)).toMatchObject({ status: 'invalid', detail: 'not valid JSON (a truncated or damaged file)' });
     expect(await grade({ ...made, sources: { gae: 'x'.repeat(20_001) } })).toMatchObject({ status: 'invalid', detail: expect.stringMatching(/at most 20000 characters/) });
   });

@@ -5,6 +5,7 @@ import { encodeWeightsFile } from '@/lib/models/weights-file';
 import type { AssignmentInput, SharedAssignment } from '@/lib/teach/assignment';
 import { parseGoal } from '@/lib/teach/goal';
 import { buildSubmission, submissionDigest } from '@/lib/teach/submission';
+import { settingsForStudent } from '@/lib/teach/seeds';
 import type { LogLine } from '@/lib/train/run';
 
 export const GRPO_INPUT: AssignmentInput = {
@@ -39,11 +40,12 @@ export function history(maxSteps: number, finalAccuracy: number): LogLine[] {
   ];
 }
 
-/** A submission's parsed JSON, as Submit writes it. */
+/** A submission's parsed JSON, as Submit writes it: trained on the student's own seed where the assignment gives one. */
 export async function submissionJson(assignment: SharedAssignment, opts: { student?: string; weights?: Uint8Array; finalAccuracy?: number; submitted?: Date } = {}) {
-  const config = { ...assignment.settings };
+  const student = opts.student ?? 'Ada Lovelace';
+  const config = settingsForStudent(assignment, student);
   const s = await buildSubmission({
-    student: opts.student ?? 'Ada Lovelace',
+    student,
     assignment,
     trainer: assignment.trainer,
     config,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createAssignment, sharedPart, type AssignmentFile } from '@/lib/teach/assignment';
 import { sha256Hex, toBase64 } from '@/lib/teach/canonical';
 import { farApart, flagSharedWeights, gradeSubmission, reproduces, statusText, type EvalSet, type Evaluator } from '@/lib/teach/grade';
+import { studentSeed } from '@/lib/teach/seeds';
 import { actorCriticWeights, BASE_WEIGHTS, GRPO_INPUT, rehash, SFT_WEIGHTS, submissionJson } from './fixtures';
 
 /** What each checkpoint scores: on the lab's test set (what a run logs) and on the instructor's seeded set. */
@@ -31,6 +32,7 @@ describe('grading a submission', () => {
     const row = await grade(await submissionJson(shared));
     expect(row).toEqual({
       file: 'sub.json', student: 'Ada Lovelace', status: 'ok', detail: '', claimed: 0.275, measured: 0.31, goalMet: true, flags: [], weightsSha256: await sha256Hex(SFT_WEIGHTS),
+      seed: 5, submitted: '2031-04-20T12:00:00.000Z', received: null,
     });
     expect(calls).toEqual([{ kind: 'public' }, { kind: 'seeded', seed: 1234, samples: 200 }]);
   });
@@ -39,7 +41,20 @@ describe('grading a submission', () => {
     const row = await grade(await submissionJson(shared, { submitted: new Date('2031-05-01T17:30:00Z') }), 'sub.json', new Date('2031-05-02T00:00:00Z'));
     expect(statusText(row)).toBe('late');
     expect(row.goalMet).toBe(true);
-    expect(row.flags).toEqual(['late by 2 h 30 min']);
+    expect(row.flags).toEqual(['late by 2 h 30 min (self-reported time)']);
+  });
+
+  it('late: judged on the upload time when the instructor has one, whatever the student’s clock says', async () => {
+    const backdated = await submissionJson(shared, { submitted: new Date('2031-04-30T09:00:00Z') }); // before the due date, by the student's clock
+    const received = new Date('2031-05-01T18:00:00Z'); // due 17:00+02:00 = 15:00Z
+    const row = await gradeSubmission({ name: 'sub.json', text: JSON.stringify(backdated), received }, assignment, evaluate, NOW);
+    expect(row).toMatchObject({ status: 'late', received: '2031-05-01T18:00:00.000Z', submitted: '2031-04-30T09:00:00.000Z', flags: ['late by 3 h 0 min (upload time)'] });
+    const onTime = await gradeSubmission({ name: 'sub.json', text: JSON.stringify(backdated), received: new Date('2031-05-01T14:59:00Z') }, assignment, evaluate, NOW);
+    expect(onTime).toMatchObject({ status: 'ok', flags: [] });
+    // A self-reported time after the upload cannot be true: the student's clock is off (or the file was edited).
+    const ahead = await submissionJson(shared, { submitted: new Date('2031-05-01T16:00:00Z') });
+    const odd = await gradeSubmission({ name: 'sub.json', text: JSON.stringify(ahead), received: new Date('2031-05-01T14:00:00Z') }, assignment, evaluate, NOW);
+    expect(odd).toMatchObject({ status: 'ok', flags: ['self-reported time after the upload time (the student’s clock)'] });
   });
 
   it('tampered: a locked setting changed, whether or not the digest was recomputed', async () => {
@@ -122,8 +137,54 @@ describe('grading a submission', () => {
       grade(await submissionJson(shared, { student: 'Bob' }), 'b.json'),
       grade(await submissionJson(shared, { student: 'Cy', weights: BASE_WEIGHTS, finalAccuracy: 0 }), 'c.json'),
     ]);
-    const flagged = flagSharedWeights([a, b, c]);
-    expect(flagged.map((r) => r.flags)).toEqual([['same weights as Bob (b.json)'], ['same weights as Ada (a.json)'], []]);
+    const flagged = flagSharedWeights([a, b, c], assignment);
+    // One seed locked for the class: identical weights are what honest runs give, and the flag says so.
+    expect(flagged.map((r) => r.flags)).toEqual([['same weights (group 1) as Bob; one seed for the class: honest runs match too'], ['same weights (group 1) as Ada; one seed for the class: honest runs match too'], []]);
+    expect(flagged.map((r) => r.sameWeightsGroup)).toEqual([1, 1, undefined]);
+  });
+});
+
+const perStudent = await createAssignment({ ...GRPO_INPUT, locked: ['beta', 'max_steps'], goal: { metric: 'eval/accuracy', op: '>=', value: 0.3 } });
+const sharedPs = sharedPart(perStudent);
+const gradePs = (json: unknown, name: string) => gradeSubmission({ name, text: JSON.stringify(json) }, perStudent, evaluate, NOW);
+
+describe('per-student seeds', () => {
+
+  it('an honest run on the student’s own seed is ok; a file renamed to another student is caught by its seed', async () => {
+    const bob = await submissionJson(sharedPs, { student: 'Bob' });
+    expect(bob.config.seed).toBe(studentSeed(perStudent.id, 'Bob'));
+    expect(bob.config.seed).not.toBe(studentSeed(perStudent.id, 'Cy'));
+    expect((await gradePs(bob, 'bob.json')).status).toBe('ok');
+    const renamed = await rehash({ ...(await submissionJson(sharedPs, { student: 'Bob' })), student: 'Cy' });
+    const row = await gradePs(renamed, 'cy.json');
+    expect(row.status).toBe('tampered');
+    expect(row.detail).toBe(`seed ${studentSeed(perStudent.id, 'Bob')} is not this student’s seed (${studentSeed(perStudent.id, 'Cy')}): trained for another student id, or the name was changed`);
+  });
+
+  it('identical weights from two students are a real signal, and the flag says whose seed they were trained on', async () => {
+    const bob = await gradePs(await submissionJson(sharedPs, { student: 'Bob' }), 'bob.json');
+    const renamed = await gradePs(await rehash({ ...(await submissionJson(sharedPs, { student: 'Bob' })), student: 'Cy' }), 'cy.json');
+    const [flaggedBob, flaggedCy] = flagSharedWeights([bob, renamed], perStudent);
+    expect(flaggedBob.flags).toEqual(['same weights (group 1) as Cy; trained on Bob’s seed']);
+    expect(flaggedCy.flags).toEqual(['same weights (group 1) as Bob; trained on Bob’s seed']);
+    // A careful copier also writes their own seed into the config: two seeds for one set of weights.
+    const forged = await submissionJson(sharedPs, { student: 'Cy' });
+    forged.history = (await submissionJson(sharedPs, { student: 'Bob' })).history;
+    const careful = await gradePs(await rehash(forged), 'cy2.json');
+    expect(careful.status).toBe('ok'); // every hash and the seed check pass...
+    expect(flagSharedWeights([bob, careful], perStudent)[1].flags).toEqual(['same weights (group 1) as Bob; the files claim the seeds of Bob, Cy: one run has one seed']); // ...the weights do not
+    // Two files from one student (a resubmission) are not a copy.
+    expect(flagSharedWeights([bob, { ...bob, file: 'bob-again.json' }], perStudent).map((r) => r.flags)).toEqual([[], []]);
+  });
+
+  it('flags stay short with 100 files: groups, at most three names and a count', async () => {
+    const honest = await gradePs(await submissionJson(sharedPs, { student: 'S000' }), 's000.json');
+    const rows = Array.from({ length: 100 }, (_, i) => ({ ...honest, student: `S${String(i).padStart(3, '0')}`, file: `s${i}.json`, weightsSha256: i < 40 ? 'a'.repeat(64) : i < 42 ? 'b'.repeat(64) : `${i}`.padStart(64, 'c') }));
+    const flagged = flagSharedWeights(rows, perStudent);
+    expect(flagged[0].flags).toEqual(['same weights (group 1) as S001, S002, S003 and 36 more; trained on S000’s seed']);
+    expect(flagged[40].flags).toEqual(['same weights (group 2) as S041']);
+    expect(flagged.slice(42).every((r) => r.flags.length === 0)).toBe(true);
+    expect(Math.max(...flagged.map((r) => r.flags.join('; ').length))).toBeLessThan(120);
   });
 });
 

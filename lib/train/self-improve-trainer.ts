@@ -120,6 +120,8 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
   const accuracyHistory: SelfImproveInspection['accuracy'] = [];
   /** The evaluation after the last round, so the loop's own evaluate() right after it costs nothing. */
   let freshEval: Metrics | null = null;
+  let phaseListener: ((phase: string) => void) | null = null;
+  const phase = (name: string) => phaseListener?.(name);
 
   const evaluateAll = () => evaluateCurriculum(model, curriculum, (d) => testSets[d - 1]);
 
@@ -164,11 +166,13 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
       round += 1;
       freshEval = null;
       const difficulty = roundDifficulty(round, config);
+      if (round > 0) phase(`round ${round}: sampling ${config.num_generations} answers to ${config.num_prompts} ${difficulty}-digit sums and filtering them (${config.filter})`);
       const counts = round === 0 ? {} : await timer.timeAsync('generation', () => collect(difficulty));
       if (round === 0) lastSamples = [];
       useSamples = round > 0;
       const steps = round === 0 ? config.demo_steps : config.steps_per_round;
       let [loss, tokenAccuracy] = [0, 0];
+      phase(round === 0 ? `round 0: fine-tuning on the demonstrations (${steps} steps)` : `round ${round}: fine-tuning on ${config.demo_fraction === 1 ? 'the demonstrations alone' : 'kept samples and demonstrations'} (${steps} steps)`);
       await timer.timeAsync('fine_tuning', async () => {
         for (let s = 0; s < steps; s++) {
           const m = await sft.trainStep();
@@ -176,6 +180,7 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
           if (s === steps - 1) sftTokens = m.num_tokens;
         }
       });
+      phase(`round ${round}: evaluating every difficulty`);
       const evaluation = await timer.timeAsync('evaluation', evaluateAll);
       freshEval = evaluation;
       accuracyHistory.push({ round, byDifficulty: difficulties.map((d) => evaluation[`eval/accuracy_${d}_digits`]) });
@@ -197,6 +202,9 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
             samples: lastSamples,
             accuracy: accuracyHistory.map((a) => ({ round: a.round, byDifficulty: [...a.byDifficulty] })),
           },
+    onPhase(listener) {
+      phaseListener = listener;
+    },
     dispose() {
       sft.dispose();
     },

@@ -27,7 +27,11 @@ describe('self_improve trainer', () => {
   it('logs a round per step and leaks no tensors across rounds', async () => {
     const model = smallModel();
     const trainer = createSelfImproveTrainer(model, { ...tiny, filter: 'none' });
+    const phases: string[] = [];
+    trainer.onPhase!((phase) => phases.push(phase));
     const round0 = await trainer.trainStep();
+    // Round 0 fine-tunes and evaluates; it samples nothing.
+    expect(phases).toEqual(['round 0: fine-tuning on the demonstrations (2 steps)', 'round 0: evaluating every difficulty']);
     expect(round0).toMatchObject({ round: 0, difficulty: 1 });
     expect(round0).not.toHaveProperty('kept'); // round 0 samples nothing: it is SFT on the demonstrations
     await trainer.evaluate();
@@ -36,6 +40,11 @@ describe('self_improve trainer', () => {
     const evaluation = await trainer.evaluate();
     await trainer.trainStep();
     expect(tf.memory().numTensors).toBe(before);
+    expect(phases.filter((p) => p.startsWith('round 1:'))).toEqual([
+      'round 1: sampling 2 answers to 4 2-digit sums and filtering them (none)',
+      'round 1: fine-tuning on kept samples and demonstrations (2 steps)',
+      'round 1: evaluating every difficulty',
+    ]);
     // Round 1: 4 problems × 2 samples at 2 digits; with no filter every finished sample is kept.
     expect(round1).toMatchObject({ round: 1, difficulty: 2, samples: 8 });
     expect(round1.kept).toBeLessThanOrEqual(8);

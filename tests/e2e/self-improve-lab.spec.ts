@@ -4,6 +4,7 @@
  * notice, Reset.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { labSettled } from './boot';
 
 const status = (page: Page) => page.getByRole('status');
@@ -32,6 +33,11 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, pause betw
   await page.waitForTimeout(2000);
   expect(await roundOf(page)).toBe(paused);
   await expect(status(page)).not.toContainText('now:'); // paused between rounds: no part of a round is running
+  // The heat map's shaded cells and the flagged rows keep their text readable, in both themes.
+  const found = (await seriousViolations(page, ['color-contrast'])).map((v) => `light: ${v}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  found.push(...(await seriousViolations(page, ['color-contrast'])).map((v) => `dark: ${v}`));
+  expect(found).toEqual([]);
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(status(page)).toContainText('round 0');

@@ -7,5 +7,6 @@ export const labTeaches: Record<string, string> = {
   lora: 'Low-rank adaptation against full fine-tuning: trainable parameters, optimiser memory, forgetting, the rank of an update, merging.',
   grpo: 'Group-relative advantages from a verifiable reward, the clipped objective, and reading reward, KL and held-out accuracy as a run goes.',
   ppo: 'An actor-critic with GAE and the clipped surrogate, and what breaks without the clip or with too high a learning rate.',
+  'self-improve': 'Expert iteration: sample, filter by a verifier or a majority vote, fine-tune, go harder; why the filter’s precision decides what the model learns.',
   dpo: 'Learning from preference pairs with no reward model: implicit rewards, margins, β, and over-optimisation on a small pair set.',
 };

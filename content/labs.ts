@@ -56,6 +56,13 @@ export const labs = [
     chapter: 'dpo',
     trainer: 'dpo',
   },
+  {
+    slug: 'self-improve',
+    title: 'Self-improvement: a model teaches itself longer sums',
+    summary: 'Demonstrations show sums of up to 2 digits. Each round the model answers longer ones, keeps what a verifier (or its own majority vote) accepts and fine-tunes on it: watch accuracy at each length round by round, and which wrong answers a majority vote lets through.',
+    chapter: 'grpo',
+    trainer: 'self_improve',
+  },
 ] as const satisfies readonly LabEntry[];
 
 /** The lab called `slug`, or undefined. */

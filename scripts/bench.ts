@@ -32,6 +32,9 @@ import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult 
  */
 const SETUP_OVERRIDES: Partial<Record<TrainerName, Record<string, unknown>>> = {
   dpo: { num_prompts: 128, samples_per_prompt: 3 },
+  // One step is a whole round (round 0 alone is 1,200 SFT steps): small rounds, so each timed step shows all three
+  // phases (generation, fine_tuning, evaluation) in seconds.
+  self_improve: { demo_steps: 20, steps_per_round: 20, num_prompts: 32, eval_samples: 20 },
 };
 
 const log = (message: string) => console.error(`bench: ${message}`);

@@ -118,7 +118,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         onPreset={choosePreset}
         onBackend={chooseBackend}
       />
-      <LabStatus status={status} evalMetric={evalMetric} />
+      <LabStatus status={status} evalMetric={evalMetric} stepWord={definition.stepWord} />
       {runs.nextRun ? <p className="lab-notice lab-next-run">{runs.nextRun}</p> : null}
       {notices.map((n) => (
         <p key={n} className="lab-notice">

@@ -12,8 +12,11 @@ const STATE_WORDS = { idle: 'ready', running: 'training', paused: 'paused', stop
 export function LabStatus({
   status,
   evalMetric,
+  stepWord = 'step',
 }: {
-  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched'>;
+  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched'> & { phase?: string | null };
+  /** What one step is called in this lab ("round" where a step is a self-improvement round). */
+  stepWord?: string;
   /** The lab's evaluation metric: its name in the history, its label, and whether it reads as a percentage. */
   evalMetric: [name: string, label: string, percent: boolean];
 }) {
@@ -26,8 +29,9 @@ export function LabStatus({
   return (
     <>
       <p role="status" className="lab-status">
-        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} · step {steps.length}
-        {msPerStep !== null ? ` · ${msPerStep} ms/step` : ''} · {stateWord}
+        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} · {stepWord} {steps.length}
+        {msPerStep !== null ? ` · ${msPerStep} ms/${stepWord}` : ''} · {stateWord}
+        {status.phase && status.state === 'running' ? ` · now: ${status.phase}` : ''}
         {lastEval !== undefined ? ` · ${evalLabel} ${evalPercent ? `${(lastEval * 100).toFixed(1)}%` : lastEval.toFixed(2)}` : ''}
       </p>
       {status.fallbacks.length > 0 ? (

@@ -28,6 +28,8 @@ export interface LabDefinition<N extends TrainerName> {
    * columns of the table that compares them.
    */
   comparison?: LabComparison;
+  /** What the status line calls one step (default "step"): "round" where each step is a round of self-improvement. */
+  stepWord?: string;
   /** Buttons for the trainer's actions (Trainer.actions), usable once a run is paused or finished. */
   actions?: LabAction[];
 }

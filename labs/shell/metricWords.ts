@@ -45,6 +45,16 @@ export const METRIC_WORDS: Record<string, string> = {
   trainable_params: 'trainable parameters',
   trainable_percent: 'trainable share',
   optimizer_state_bytes: 'optimizer state',
+  'eval/accuracy_target': 'target (longest sums)',
+  'eval/accuracy_1_digits': '1 digit',
+  'eval/accuracy_2_digits': '2 digits',
+  'eval/accuracy_3_digits': '3 digits',
+  'eval/accuracy_4_digits': '4 digits',
+  'eval/accuracy_5_digits': '5 digits',
+  kept: 'samples kept',
+  kept_precision: 'kept and really right',
+  sample_accuracy: 'samples right',
+  difficulty: 'difficulty (digits)',
 };
 
 /** A metric's words, or its own name where none are written. */

@@ -45,6 +45,8 @@ export type FromWorker<N extends TrainerName = TrainerName> =
   /** The run moved to another backend after `step` steps (or could not: `error`). */
   | { type: 'switched'; runId: number; backend: BackendName; step: number; reason: string; error?: string }
   | { type: 'log'; runId: number; line: LogLine }
+  /** The part of the running step under way, for trainers that report one (Trainer.onPhase). */
+  | { type: 'phase'; runId: number; phase: string }
   /** What trainer N's inspect() returned after a training step. */
   | { type: 'samples'; runId: number; step: number; data: InspectOf<N> }
   | { type: 'state'; runId: number; state: RunState; error?: string }

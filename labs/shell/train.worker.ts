@@ -71,6 +71,7 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   const backend = message.backend === 'auto' ? { requested: 'auto' as const, order: AUTO_START_ORDER } : { requested: message.backend };
   const started = await startTrainer(message.trainer, { overrides: message.overrides, backend, readCheckpoint, extras: trainerExtras(runId, message.extras) });
   const { trainer } = started;
+  trainer.onPhase?.((phase) => post({ type: 'phase', runId, phase }));
   if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks, sampler: await samplerOf(trainer.model) });
   const run = new TrainingRun(trainer, {
     maxSteps: trainer.config.max_steps,

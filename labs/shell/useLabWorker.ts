@@ -36,6 +36,8 @@ export interface LabWorkerState<N extends TrainerName> {
   history: LogLine[];
   /** Samples of the last steps, newest last (for inspectors). */
   samples: StepSample<N>[];
+  /** What the running step is doing, for trainers that say (a self-improvement round's phase); null otherwise. */
+  phase: string | null;
   error: string | null;
   /** The last result of each trainer action the reader asked for, by action name. */
   actions: Record<string, ActionResult>;
@@ -58,7 +60,7 @@ export interface RunWeights {
 }
 
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], error: null, actions: {}, probe: null, switched: null };
+  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], phase: null, error: null, actions: {}, probe: null, switched: null };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -157,6 +159,8 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
             return { ...s, backend: message.backend, switched: { backend: message.backend, step: message.step, reason: message.reason, error: message.error } };
           case 'log':
             return { ...s, history: [...s.history, message.line] };
+          case 'phase':
+            return { ...s, phase: message.phase };
           case 'samples':
             return { ...s, samples: keepSample(s.samples, { step: message.step, data: message.data }) };
           case 'state':

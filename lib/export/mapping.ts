@@ -17,6 +17,7 @@ export const EXPORT_METHODS: readonly ExportMethod[] = ['sft', 'grpo', 'dpo', 'a
 /** Why a trainer has no TRL project (the CLI prints it and exits 2; the lab's dialog shows it). */
 export const NOT_EXPORTABLE: Readonly<Record<string, string>> = {
   ppo: 'the PPO lab trains an MLP actor-critic on a grid world or CartPole, not a language model: no TRL run corresponds to it (TRL’s PPOTrainer is for LLMs with a reward model; chapter 4 explains the difference).',
+  self_improve: 'TRL has no self-improvement trainer: each round is SFTTrainer on the kept samples, but the rounds around it (sample at the next difficulty, filter, mix, move on) are a loop of your own, and the lab’s curriculum of padded additions has no GSM8K counterpart to export.',
 };
 
 export type ConfigClass = 'SFTConfig' | 'GRPOConfig' | 'DPOConfig';

@@ -10,6 +10,7 @@ import { createGridWorld, GRID_MAPS, type GridMapName } from '@/lib/tasks/gridwo
 import type { FieldValue } from '@/lib/train/config';
 import { agentModelConfig, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
 import type { TrainerName } from '@/lib/train/registry';
+import { selfImproveModelConfig } from '@/lib/train/self-improve-model';
 
 /** Why `file` cannot be the trained model of `trainer` under `config`, or null when it can. */
 export function architectureProblem(trainer: TrainerName, config: Record<string, FieldValue>, file: WeightsFile): string | null {
@@ -29,7 +30,9 @@ export function architectureProblem(trainer: TrainerName, config: Record<string,
     if (file.kind !== 'tiny-lm') return `the weights are a '${file.kind}' model; ${trainer} trains a 'tiny-lm'`;
     const header = resolveConfig(checkTinyLMHeader(file.config, table));
     const agentTask = trainer === 'agent' ? createAgentLabTask(config.task === 'two_step' ? 'two_step' : 'product') : null;
-    const expected = resolveConfig(agentTask ? agentModelConfig(agentTask) : labModelConfig(createLabTask()));
+    const expected = resolveConfig(
+      trainer === 'self_improve' ? selfImproveModelConfig(Number(config.target_digits)) : agentTask ? agentModelConfig(agentTask) : labModelConfig(createLabTask()),
+    );
     for (const key of [...ARCH_FIELDS, 'value_head'] as const) {
       if (header[key] !== expected[key]) return `${key} is ${header[key]} in the weights but ${expected[key]} in the lab's model`;
     }

@@ -16,6 +16,9 @@ import { resolveGrpoConfig } from '@/lib/train/grpo-trainer';
 import { arithmeticTaskFor, createAgentLabTask, createLabTask } from '@/lib/train/lab-setup';
 import { evaluateOnTestSet } from '@/lib/train/lm-batch';
 import { ppoSchema } from '@/lib/train/ppo-config';
+import { selfImproveSchema } from '@/lib/train/self-improve-config';
+import { evaluateCurriculum } from '@/lib/train/self-improve-trainer';
+import { createAdditionCurriculum } from '@/lib/tasks/addition-curriculum';
 import { episodeEvalMetrics, greedyEpisodes } from '@/lib/train/ppo-rollout';
 import { createPpoTrainer } from '@/lib/train/ppo-trainer';
 import type { TrainerName } from '@/lib/train/registry';
@@ -44,6 +47,11 @@ async function evaluateLm(trainer: Exclude<TrainerName, 'ppo'>, model: TinyLM, c
     const task = createAgentLabTask(c.task);
     const problems = problemsOf(task, set, c.eval_samples);
     return evaluateAgent(model, task, problems, agentEvalEnvironment(task, c, problems), c.max_completion_length);
+  }
+  if (trainer === 'self_improve') {
+    const c = resolve(selfImproveSchema, config);
+    const curriculum = createAdditionCurriculum({ width: c.target_digits });
+    return evaluateCurriculum(model, curriculum, (d) => problemsOf(curriculum.at(d), set, c.eval_samples));
   }
   if (trainer === 'sft') {
     const c = resolve(sftSchema, config);

@@ -22,6 +22,7 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
   dpo: ['eval/accuracy', 'eval/format'],
   agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns', 'eval/calls_per_episode', 'eval/retry_rate', 'eval/recovery_rate'],
   ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
+  self_improve: ['eval/accuracy_target'],
 };
 
 export class GoalError extends Error {}

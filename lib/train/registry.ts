@@ -10,6 +10,7 @@ import { dpoPresets, dpoSchema } from './dpo-config';
 import { grpoPresets, grpoSchema } from './grpo-config';
 import { agentCheckpoint, type CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
+import { selfImprovePresets, selfImproveSchema } from './self-improve-config';
 import { sftPresets, sftSchema } from './sft-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { TrainerFactory } from './trainer';
@@ -80,6 +81,16 @@ const ENTRIES = {
     throughput: { metric: 'global_step', unit: 'env steps' },
     accepts: { reward: false, dataset: null },
     load: () => import('./ppo-trainer').then((m) => m.ppoFactory),
+  }),
+  self_improve: spec({
+    summary: 'self-improvement (expert iteration): sample, keep what a verifier or a majority vote accepts, fine-tune, then longer sums',
+    schema: selfImproveSchema,
+    presets: selfImprovePresets,
+    // It builds its own model: round 0 is SFT on the demonstrations, sized for the longest sum from the start.
+    checkpoint: null,
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: null },
+    load: () => import('./self-improve-trainer').then((m) => m.selfImproveFactory),
   }),
 };
 

@@ -17,6 +17,11 @@ export interface Trainer<S extends Schema = Schema, I = unknown> extends StepTra
   save(): Promise<Uint8Array>;
   /** Things a lab can ask of the trainer between steps (merge and compare, export an adapter…), by name. */
   readonly actions?: Readonly<Record<string, () => Promise<ActionResult>>>;
+  /**
+   * For a trainer whose step is long and has parts (a self-improvement round: sampling, filtering, fine-tuning,
+   * evaluation): called with each part's name as it starts, so a lab can say where a running step is.
+   */
+  onPhase?: (listener: ((phase: string) => void) | null) => void;
 }
 
 /** What an action reports: one sentence for the reader, and a file to download if it made one. */

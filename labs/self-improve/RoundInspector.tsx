@@ -1,0 +1,97 @@
+'use client';
+
+import { useId } from 'react';
+import { StepPicker, useChosenSample } from '../shell/StepPicker';
+import type { StepSample } from '../shell/useLabWorker';
+
+const pct = (v: number) => `${Math.round(v * 100)}%`;
+
+/**
+ * After each round: a heat map of held-out accuracy (rounds down, difficulties across), and the round's samples, each
+ * marked kept or not, and right or wrong, so the wrong answers a filter let through (what a verifier would have
+ * rejected) stand out.
+ */
+export function RoundInspector({ samples }: { samples: StepSample<'self_improve'>[] }) {
+  const id = useId();
+  const { entry, choose } = useChosenSample(samples);
+  if (!entry) return <p className="inspector-empty">Train for a round to see accuracy by difficulty and the kept samples.</p>;
+  const round = entry.data;
+  const digits = Array.from({ length: round.targetDigits }, (_, i) => i + 1);
+  const kept = round.samples.filter((s) => s.kept);
+  const wrongKept = kept.filter((s) => !s.correct).length;
+  return (
+    <div className="inspector">
+      <div className="inspector-pickers">
+        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={choose} />
+      </div>
+      <p className="inspector-summary">
+        Round {round.round} {round.round === 0 ? `fine-tuned on the human-written demonstrations (up to ${round.demonstrationDigits} digits).` : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
+        The target is {round.targetDigits} digits, which no demonstration has.
+      </p>
+      <div className="inspector-scroll">
+        <table className="inspector-table" aria-label="Held-out accuracy by round and difficulty">
+          <thead>
+            <tr>
+              <th scope="col">round</th>
+              {digits.map((d) => (
+                <th scope="col" key={d}>
+                  {d} digit{d === 1 ? '' : 's'}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {round.accuracy.map((row) => (
+              <tr key={row.round}>
+                <th scope="row">{row.round}</th>
+                {row.byDifficulty.map((a, i) => (
+                  // The cell's shade is its accuracy; the number is written too, so nothing rests on colour alone.
+                  <td key={i} style={{ background: `color-mix(in srgb, #19a979 ${Math.round(a * 70)}%, transparent)` }}>
+                    {pct(a)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {round.samples.length > 0 && (
+        <>
+          <p className="inspector-summary">
+            First {round.samples.length} samples of this round: {kept.length} kept
+            {round.filter === 'verifier' ? '.' : `, ${wrongKept} of them wrong: a verifier would have rejected ${wrongKept === 1 ? 'it' : 'them'}.`}
+          </p>
+          <div className="inspector-scroll">
+            <table className="inspector-table" aria-label="Samples of the round">
+              <thead>
+                <tr>
+                  <th scope="col">prompt</th>
+                  <th scope="col">sampled completion</th>
+                  <th scope="col">true answer</th>
+                  <th scope="col">kept</th>
+                  <th scope="col">verifier</th>
+                </tr>
+              </thead>
+              <tbody>
+                {round.samples.map((s, i) => (
+                  <tr key={i} className={s.kept && !s.correct ? 'inspector-flagged' : undefined}>
+                    <th scope="row" className="tokens">
+                      {s.prompt}
+                    </th>
+                    <td className="tokens">{s.text}</td>
+                    <td className="tokens">{s.answer}</td>
+                    <td>{s.kept ? 'kept' : '–'}</td>
+                    <td>{s.correct ? 'right' : s.kept ? 'wrong: would reject' : 'wrong'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <p className="inspector-legend">
+        Precision of the kept samples is what matters: every wrong answer kept becomes a demonstration in the next round.
+      </p>
+    </div>
+  );
+}

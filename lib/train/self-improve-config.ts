@@ -1,0 +1,35 @@
+import type { Presets, Schema } from './config';
+
+/**
+ * Self-improvement by expert iteration (STaR, Zelikman et al. 2022; rejection-sampling fine-tuning, Yuan et al. 2023;
+ * Lee et al. 2025 for length): each round samples num_generations answers per problem one difficulty past what the
+ * model was shown, keeps those the filter accepts, and fine-tunes on them mixed with what came before. TRL has no
+ * such trainer; each round's fine-tuning is its SFTTrainer on the kept samples, so its fields keep SFTConfig's names.
+ * One step of this trainer is one round: max_steps counts rounds, and round 0 (the first step) is plain SFT on the
+ * human-written demonstrations.
+ */
+export const selfImproveSchema = {
+  filter: { kind: 'choice', default: 'verifier', choices: ['verifier', 'majority', 'none'] as const, reason: '"verifier" keeps the samples whose final answer is right (STaR’s rationalization-free filter); "majority" keeps the samples that agree with a strict majority of their problem’s samples, with no verifier (self-consistency); "none" keeps every sample.' },
+  demo_fraction: { kind: 'number', default: 0.5, min: 0, max: 1, reason: 'Half of each fine-tuning batch replays the human-written demonstrations, half the kept samples, so the short problems are not forgotten; 1 trains on demonstrations alone (the sft_only baseline).' },
+  num_generations: { kind: 'number', default: 4, min: 1, max: 16, integer: true, reason: 'Samples per problem (TRL’s name): 4 gives a majority vote something to count and the verifier several tries.' },
+  num_prompts: { kind: 'number', default: 1024, min: 1, max: 4096, integer: true, reason: 'Problems sampled per round: the kept samples are all the round learns from, and 1,024 × 4 samples take a few seconds (with 512, 3-digit accuracy climbed half as fast in a trial).' },
+  temperature: { kind: 'number', default: 0.7, min: 0, max: 2, reason: 'Below 1: at this length one wrong column spoils the answer, so sampling near the mode finds more right ones.' },
+  demonstration_digits: { kind: 'number', default: 2, min: 1, max: 5, integer: true, reason: 'The human-written demonstrations are sums whose digits span at most 2 columns (47 + 85, or 470 + 850); every wider sum is one the model must teach itself.' },
+  target_digits: { kind: 'number', default: 3, min: 2, max: 6, integer: true, reason: 'eval/accuracy_target is measured on full 3-digit sums, which no demonstration contains; the model is sized for them from the start.' },
+  rounds_per_difficulty: { kind: 'number', default: 3, min: 1, max: 20, integer: true, reason: 'Three rounds at each difficulty before the next (with a target 2 or more digits past the demonstrations): one round’s right samples are rarely enough to learn a new column from.' },
+  demo_steps: { kind: 'number', default: 1000, min: 1, max: 100000, integer: true, reason: 'Round 0: SFT on the demonstrations until the short sums are learned (about 97% right at 1,000 steps of 32).' },
+  steps_per_round: { kind: 'number', default: 200, min: 1, max: 100000, integer: true, reason: 'Fine-tuning steps (SFTConfig’s max_steps) in each later round.' },
+  learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'As the SFT lab: a tiny model from scratch tolerates a large step.' },
+  per_device_train_batch_size: { kind: 'number', default: 32, min: 1, max: 512, integer: true, reason: 'As the SFT lab.' },
+  max_grad_norm: { kind: 'number', default: 1, min: 0, max: 1000, exclusiveMin: true, reason: 'TRL’s default: clip the global gradient norm at 1.' },
+  max_steps: { kind: 'number', default: 6, min: 1, max: 100, integer: true, reason: 'Rounds, round 0 included: the demonstrations, then 5 rounds at 3 digits, within about 3 minutes of one core.' },
+  eval_steps: { kind: 'number', default: 1, min: 0, max: 100, integer: true, reason: 'Held-out accuracy at every difficulty after every round.' },
+  eval_samples: { kind: 'number', default: 200, min: 10, max: 2000, integer: true, reason: '200 held-out problems per difficulty (fewer for 1-column sums, which have only a few dozen held out): accuracy to about ±3 points.' },
+  seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same run, on one backend.' },
+} satisfies Schema;
+
+export const selfImprovePresets = {
+  default: { description: 'Expert iteration with a verifier: only samples with the right answer are kept, and 4-digit accuracy climbs though no demonstration has more than 2 columns.', overrides: {} },
+  majority: { description: 'No verifier: keep the samples that agree with most of their problem’s samples. The kept samples’ precision says how many wrong answers the model then learns.', overrides: { filter: 'majority' } },
+  sft_only: { description: 'The same fine-tuning steps on the human-written demonstrations alone: what the rounds add beyond more training.', overrides: { demo_fraction: 1 } },
+} satisfies Presets<typeof selfImproveSchema>;

@@ -10,6 +10,8 @@
  *   public/models/agent-multistep-sft.arlw  the two-step agent model (seed 0) after SFT on demonstrations, half of
  *                                  them with the two-call plan, some of those with a failed call made again or given
  *                                  up on: it plans sometimes and rarely recovers, so GRPO can teach both.
+ *   public/models/team-receiver-sft.arlw  the team lab's receiver after SFT on one convention for reading the channel
+ *                                  (scripts/build-team-checkpoint.ts, run last).
  * Prints each SFT run as JSON lines and its final held-out metrics.
  */
 import fs from 'node:fs';
@@ -80,3 +82,4 @@ await run('agent-multistep-sft', plannerSft, plannerSteps, 100);
 await write(planner, CHECKPOINTS.agent_multistep_sft);
 plannerSft.dispose();
 planner.dispose();
+await import('./build-team-checkpoint');

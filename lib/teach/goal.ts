@@ -21,6 +21,8 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
   dpo: ['eval/accuracy', 'eval/format'],
   agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns', 'eval/calls_per_episode', 'eval/retry_rate', 'eval/recovery_rate'],
   ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
+  // No goal: re-evaluating a team needs both roles' weights, which lib/teach/evaluate.ts does not read (assignments refuse the lab).
+  team: [],
 };
 
 export class GoalError extends Error {}

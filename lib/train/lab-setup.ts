@@ -71,6 +71,8 @@ export const CHECKPOINTS = {
   agent_sft: 'models/agent-sft.arlw',
   /** The two-step agent model after SFT on demonstrations, some with two calls: it plans its calls sometimes. */
   agent_multistep_sft: 'models/agent-multistep-sft.arlw',
+  /** The team lab's receiver after SFT on one convention for reading the channel (lib/train/team-sft.ts). */
+  team_receiver_sft: 'models/team-receiver-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

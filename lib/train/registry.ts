@@ -11,6 +11,7 @@ import { grpoPresets, grpoSchema } from './grpo-config';
 import type { CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
 import { sftPresets, sftSchema } from './sft-config';
+import { teamPresets, teamSchema } from './team-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { TrainerFactory } from './trainer';
 
@@ -80,6 +81,15 @@ const ENTRIES = {
     throughput: { metric: 'global_step', unit: 'env steps' },
     accepts: { reward: false, dataset: null },
     load: () => import('./ppo-trainer').then((m) => m.ppoFactory),
+  }),
+  team: spec({
+    summary: 'two policies, a sender and a receiver, learn to communicate through a short channel from one team reward (GRPO per role)',
+    schema: teamSchema,
+    presets: teamPresets,
+    checkpoint: (config) => (config.init_from === 'base' ? null : 'team_receiver_sft'),
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: null },
+    load: () => import('./team-trainer').then((m) => m.teamFactory),
   }),
 };
 

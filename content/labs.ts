@@ -56,6 +56,13 @@ export const labs = [
     chapter: 'dpo',
     trainer: 'dpo',
   },
+  {
+    slug: 'team',
+    title: 'A team of two agents learns to talk',
+    summary: 'Two policies share one reward: a sender knows which of four positions is the target, a receiver sees the board, and only a short message passes between them. GRPO per role turns the untrained sender’s babble into a protocol the receiver reads; blank the channel, freeze the sender, or let the receiver rush ahead and watch the team fail. Both roles’ turns side by side, and a table of what each message has come to mean.',
+    chapter: 'agentic-rl',
+    trainer: 'team',
+  },
 ] as const satisfies readonly LabEntry[];
 
 /** The lab called `slug`, or undefined. */

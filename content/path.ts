@@ -66,7 +66,10 @@ export const stages: Stage[] = [
     summary:
       'How training is spread over many GPUs, the 2025–26 research (DAPO, Dr. GRPO, GSPO and more), agents that call tools over several turns, and the data that trains them. The remaining exercises ask for the newer losses.',
     chapters: ['distributed-training', 'research-2025', 'agent-data'],
-    labs: [{ slug: 'agent', task: 'Train the calculator agent and read which tokens it is trained on.' }],
+    labs: [
+      { slug: 'agent', task: 'Train the calculator agent and read which tokens it is trained on.' },
+      { slug: 'team', task: 'Train a sender and a receiver on one reward, then blank the channel and compare.' },
+    ],
     exercises: exercisesOf('expert'),
     features: [],
   },

@@ -10,7 +10,7 @@ import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/re
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { measuresOldTask } from '@/lib/train/sft-config';
-import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
+import { GOAL_METRICS, GOAL_OPS, NOT_ASSIGNABLE, type Goal } from './goal';
 import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 
 /** The most exercises one assignment lists. */
@@ -105,6 +105,8 @@ function labOf(a: { lab: string; trainer: TrainerName }) {
 /** The checks a schema cannot make: the lab, names that must exist in the trainer's schema, presets, goal metrics. */
 function checkContent(a: AssignmentCore): void {
   labOf(a);
+  const refusal = NOT_ASSIGNABLE[a.trainer];
+  if (refusal) throw new AssignmentError(refusal);
   const { schema, presets } = trainerSettings(a.trainer);
   const problem = completeConfigProblem(schema, a.settings);
   if (problem !== null) throw new AssignmentError(`settings: ${problem}`);

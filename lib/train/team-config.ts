@@ -19,7 +19,7 @@ export const teamSchema = {
     default: 1,
     min: 0.1,
     max: 100,
-    reason: 'The receiver’s rate is learning_rate times this. 1: the roles learn at one pace. The lazy_partner preset sets 10.',
+    reason: 'The receiver’s rate is learning_rate times this. 1: the roles learn at one pace. The lazy_partner preset sets 10: the team fails.',
   },
   per_device_train_batch_size: { ...grpoSchema.per_device_train_batch_size, reason: 'Team rollouts per step: 8 problems × 8 rollouts each.' },
   num_generations: { ...grpoSchema.num_generations, reason: 'Team rollouts per problem (G): the group each rollout’s reward is compared with, for both roles.' },
@@ -53,23 +53,24 @@ export const teamSchema = {
 
 export const teamPresets = {
   default: {
-    description: 'Both roles trained on the team reward: a protocol emerges (each position gets its own message), the receiver learns to read it, and held-out accuracy rises far above the no-message ceiling.',
+    description:
+      'Both roles trained on the team reward, the receiver from its listener checkpoint and the sender untrained: the sender discovers the convention its partner reads, and held-out team accuracy climbs from 28% to 99.5–100% after 200 steps (seeds 0–2; seed 0 passes 95% at step 125), about 67 points above the no-message ceiling. The table of meanings ends with one message per position.',
     overrides: {},
   },
   no_message: {
-    description: 'The channel is blank: the receiver sees only its board. Its best is to guess, about a third right: the ceiling without communication.',
+    description: 'The channel is blank: the receiver sees only its board. Its best is to guess a digit of it: 32.5% after 200 steps, the ceiling without communication.',
     overrides: { blank_channel: true },
   },
   frozen_sender: {
-    description: 'Only the receiver learns; the sender keeps its random initial policy, whose sampled messages say little about the target. One-sided adaptation reaches little more than the no-message ceiling.',
+    description: 'Only the receiver learns; the sender keeps its random initial policy. One-sided adaptation ends at 24%, below the no-message ceiling: the receiver keeps reading the untrained sender’s random digits as positions.',
     overrides: { train_sender: false },
   },
   from_scratch: {
-    description: 'Both roles untrained (no listener SFT): the receiver learns to guess a board digit, which any message helps with alike, so the sender settles on one message for every target and the receiver learns to ignore it. No protocol forms; the team stays at the no-message ceiling.',
+    description: 'Both roles untrained (no listener checkpoint): the receiver learns to answer with some digit of its board, which any message helps with alike, so the sender settles on one message for every target and the receiver learns to ignore it. No protocol forms at this scale: 27.5% after 200 steps, at the no-message ceiling.',
     overrides: { init_from: 'base' },
   },
   lazy_partner: {
-    description: 'The receiver learns ten times faster than the sender: it settles on the best guess that ignores the channel before the messages mean anything, and then no message changes the reward, so the sender gets no signal to become informative. The team reward cannot tell that the sender could have helped.',
+    description: 'The receiver learns ten times faster than the sender: its large updates on rollouts whose messages still mean nothing overwrite its reading, it settles on one answer (9% after 200 steps, the same with the channel blanked), and from then on no message changes the reward, so the sender gets no signal and ends a lazy partner with one message for every target.',
     overrides: { receiver_learning_rate_multiplier: 10 },
   },
 } satisfies Presets<typeof teamSchema>;

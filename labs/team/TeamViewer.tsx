@@ -80,7 +80,7 @@ export function TeamViewer({ samples }: { samples: StepSample<'team'>[] }) {
       <p className="inspector-legend">
         Sender: sees the target position, writes the message (trained on its own tokens{data.trainSender ? '' : '; frozen in this run'}). Channel:{' '}
         <mark className="team-message">the message</mark> as the receiver gets it (&quot;.&quot; a blank slot). Receiver: sees the board and the
-        channel, writes one digit (trained on that token only: board and message are context). ⏎ the sender ended its message.
+        channel, writes one digit (trained on that token only: board and message are context). ⏎ the sender ended its message; any other token it writes, &lt;bos&gt; included, reaches the receiver as written.
       </p>
       <div className="inspector-scroll">
         <table className="inspector-table">

@@ -95,11 +95,6 @@ export function createTeamTask(): TeamTask {
   };
 }
 
-/** The message as text: its tokens up to EOS ("" for an empty one). */
-export function messageText(tokenizer: CharTokenizer, message: readonly number[]): string {
-  return tokenizer.decode(message);
-}
-
 /**
  * How much the messages say about the sender's private input, from (message, target) pairs:
  * - decodability: the accuracy of the best decoder that reads the message alone (for each message, guess its most

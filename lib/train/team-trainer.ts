@@ -197,7 +197,7 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
   let generations = 0;
   let lastSamples: TeamSamples | null = null;
 
-  /** Sender then receiver, each at its own temperature or greedy, for these problems. */
+  /** Sender then receiver, sampled at the run's temperature (or greedy, for evaluation), on these problems. */
   async function rollout(problems: TeamProblem[], greedy: boolean, rng: Rng, blank = config.blank_channel): Promise<TeamRollout> {
     const senderPrompts = problems.map((p) => task.encodeSenderPrompt(p));
     const said = await generate(sender, senderPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: L, eos_id: tok.eos, pad_id: tok.pad }, rng);
@@ -220,11 +220,11 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
     const end = message.indexOf(tok.eos);
     return (end < 0 ? message : message.slice(0, end)).filter((t) => t !== tok.pad);
   };
-  const text = (ids: readonly number[]) => tok.decode(ids);
+  // Every token the sender said counts, specials included: a BOS it writes reaches the receiver as a token of its own.
+  const text = (ids: readonly number[]) => tok.decode(ids, { raw: true });
 
   /** The step's shared rollout, handed to each role's stepper when it asks for its batch. */
   let pending: TeamRollout | null = null;
-  let pendingMetrics: Record<string, number> = {};
   const batchFor = (role: 'sender' | 'receiver'): Generated<null> => ({ batch: roleBatch(role, pending!, tok.pad), metrics: {}, samples: null });
   const receiverRate = config.learning_rate * config.receiver_learning_rate_multiplier;
   const steppers: { role: 'sender' | 'receiver'; stepper: GrpoStepper<null> }[] = [
@@ -242,7 +242,7 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
     const sent = r.messages.map(spoken);
     numTokens += r.senderPrompts.reduce((s, p) => s + p.length, 0) + sent.reduce((s, m) => s + m.length + 1, 0) + r.receiverPrompts.reduce((s, p) => s + p.length + 1, 0);
     const info = messageInformation(problems.map((p, i) => ({ message: text(sent[i]), target: p.target })));
-    pendingMetrics = {
+    const messageMetrics = {
       'messages/mean_length': sent.reduce((s, m) => s + m.length, 0) / sent.length,
       'messages/decodability': info.decodability,
       'messages/distinct': info.meanings.size,
@@ -257,14 +257,15 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
           // The team's reward is one number for both roles: logged once, under TRL's names.
           if (['reward', 'reward_std', 'frac_reward_zero_std'].includes(name)) metrics[name] = value;
           else if (!name.startsWith('timing/')) metrics[`${role}/${name}`] = value;
-          else if (name !== 'timing/step_ms') timer.add(`${role}_${name.slice('timing/'.length, -'_ms'.length)}`, value);
+          // Both roles' phases add up under the phase names every trainer logs (npm run bench's columns).
+          else if (name !== 'timing/step_ms') timer.add(name.slice('timing/'.length, -'_ms'.length), value);
         }
       }
     } finally {
       pending = null;
     }
     lastSamples = samplesOf(problems, r, sent, advantages);
-    return { ...metrics, ...pendingMetrics, ...timer.metrics() };
+    return { ...metrics, ...messageMetrics, ...timer.metrics() };
   }
 
   function samplesOf(problems: TeamProblem[], r: TeamRollout, sent: number[][], advantages: Float32Array | null): TeamSamples {

@@ -1,5 +1,6 @@
 /** The team lab in Chromium: it trains, the viewer shows both roles side by side with the message, and a bad link is named once. */
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { labSettled } from './boot';
 
 const status = (page: import('@playwright/test').Page) => page.getByRole('status');
@@ -17,6 +18,7 @@ test('the team lab trains both roles and shows their turns, the message and what
   await expect(viewer.locator('td mark.team-message').first()).toHaveText(/^(?:[0-9|.]|<bos>){2}$/);
   await expect(viewer.getByRole('table').last()).toContainText('sent for position 3');
   await expect(page.getByRole('figure', { name: /Held-out team accuracy/ }).locator('.plot-line').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   expect(errors).toEqual([]);
 });
 

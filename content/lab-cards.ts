@@ -9,4 +9,5 @@ export const labTeaches: Record<string, string> = {
   ppo: 'An actor-critic with GAE and the clipped surrogate, and what breaks without the clip or with too high a learning rate.',
   'self-improve': 'Expert iteration: sample, filter by a verifier or a majority vote, fine-tune, go harder; why the filter’s precision decides what the model learns.',
   dpo: 'Learning from preference pairs with no reward model: implicit rewards, margins, β, and over-optimisation on a small pair set.',
+  team: 'Two policies on one shared reward: group-relative credit for each role, each role trained on its own tokens only, and telling a protocol apart from a lucky team (what messages say, whether the listener reads them).',
 };

@@ -60,8 +60,15 @@ export const labs = [
     slug: 'self-improve',
     title: 'Self-improvement: a model teaches itself longer sums',
     summary: 'Demonstrations show sums of up to 2 digits. Each round the model answers longer ones, keeps what a verifier (or its own majority vote) accepts and fine-tunes on it: watch accuracy at each length round by round, and which wrong answers a majority vote lets through.',
-    chapter: 'grpo',
+    chapter: 'beyond-the-calculator',
     trainer: 'self_improve',
+  },
+  {
+    slug: 'team',
+    title: 'A team of two agents learns to talk',
+    summary: 'Two policies share one reward: a sender knows which of four positions is the target, a receiver sees the board, and only a short message passes between them. GRPO per role turns the untrained sender’s babble into a protocol the receiver reads; blank the channel, freeze the sender, or let the receiver rush ahead and watch the team fail. Both roles’ turns side by side, and a table of what each message has come to mean.',
+    chapter: 'beyond-the-calculator',
+    trainer: 'team',
   },
 ] as const satisfies readonly LabEntry[];
 

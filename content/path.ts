@@ -69,6 +69,7 @@ export const stages: Stage[] = [
     labs: [
       { slug: 'agent', task: 'Train the calculator agent and read which tokens it is trained on; then the memory and reflect presets.' },
       { slug: 'self-improve', task: 'Run the default preset, then majority and sft_only: compare 3-digit accuracy and the kept samples’ precision.' },
+      { slug: 'team', task: 'Train a sender and a receiver on one reward, then blank the channel and compare.' },
     ],
     exercises: exercisesOf('expert'),
     features: [],

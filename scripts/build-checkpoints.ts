@@ -14,6 +14,8 @@
  *                                  demonstrations, half of them writing both facts to memory and reading the asked one.
  *   public/models/agent-reflect-sft.arlw  the product task's model with room for a second try (seed 0) after SFT on
  *                                  agent_sft's demonstrations, a fifth of the direct answers wrong first, told "?", fixed.
+ *   public/models/team-receiver-sft.arlw  the team lab's receiver after SFT on one convention for reading the channel
+ *                                  (scripts/build-team-checkpoint.ts, run last).
  * Prints each SFT run as JSON lines and its final held-out metrics. `-- --only agent_memory_sft,agent_reflect_sft`
  * rebuilds only those (each run is independent: same bytes either way).
  */
@@ -119,3 +121,5 @@ if (wanted('agent_reflect_sft')) {
   reflectSft.dispose();
   reflecting.dispose();
 }
+
+if (wanted('team_receiver_sft')) await import('./build-team-checkpoint');

@@ -10,7 +10,7 @@ import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/re
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { measuresOldTask } from '@/lib/train/sft-config';
-import { GOAL_METRICS, GOAL_OPS, type Goal } from './goal';
+import { GOAL_METRICS, GOAL_OPS, NOT_ASSIGNABLE, type Goal } from './goal';
 import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 import { DueError, parseDue } from './due';
 import { goalRangeProblem } from './goal';
@@ -131,6 +131,8 @@ function checkContent(a: AssignmentCore): void {
   if (a.version === 2 && a.seeding === undefined) throw new AssignmentError('seeding: missing ("per_student" or "locked")');
   if (a.seeding === 'locked' && !a.locked.includes('seed')) throw new AssignmentError('seeding: "locked" needs seed among the locked settings');
   if (a.seeding === 'per_student' && a.locked.includes('seed')) throw new AssignmentError('seeding: "per_student" gives each student a seed: seed cannot also be locked to one value');
+  const refusal = NOT_ASSIGNABLE[a.trainer];
+  if (refusal) throw new AssignmentError(refusal);
   const { schema, presets } = trainerSettings(a.trainer);
   const problem = completeConfigProblem(schema, a.settings);
   if (problem !== null) throw new AssignmentError(`settings: ${problem}`);

@@ -23,6 +23,12 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
   agent: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy', 'eval/format', 'eval/tool_call_rate', 'eval/mean_turns', 'eval/calls_per_episode', 'eval/retry_rate', 'eval/recovery_rate'],
   ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
   self_improve: ['eval/accuracy_target'],
+  team: [], // not assignable: see NOT_ASSIGNABLE
+};
+
+/** Trainers an assignment cannot name, each with the one line that says why (the CLI, /teach/ and the grader print it). */
+export const NOT_ASSIGNABLE: { readonly [N in TrainerName]?: string } = {
+  team: 'the team lab cannot be assigned: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates one model, and a team is two',
 };
 
 export class GoalError extends Error {}
@@ -62,6 +68,8 @@ export function parseGoal(text: string, trainer: TrainerName): Goal {
   const m = /^\s*(\S+?)\s*(>=|<=|>|<)\s*(\S+)\s*$/.exec(text);
   if (!m) throw new GoalError(`expected "<metric> >= <value>", got ${JSON.stringify(text.slice(0, 60))}`);
   const [, metric, op, valueText] = m;
+  const refusal = NOT_ASSIGNABLE[trainer];
+  if (refusal) throw new GoalError(refusal);
   const known = GOAL_METRICS[trainer];
   if (!known.includes(metric)) throw new GoalError(`${trainer} cannot be graded on ${JSON.stringify(metric.slice(0, 60))} (known: ${known.join(', ')})`);
   if (!DECIMAL.test(valueText) || !Number.isFinite(Number(valueText))) throw new GoalError(`the threshold must be a decimal number, got ${JSON.stringify(valueText.slice(0, 60))}`);

@@ -110,6 +110,8 @@ export const CHECKPOINTS = {
   agent_memory_sft: 'models/agent-memory-sft.arlw',
   /** The product task's model with room for a second try, after SFT on demonstrations, a few with a wrong first try fixed. */
   agent_reflect_sft: 'models/agent-reflect-sft.arlw',
+  /** The team lab's receiver after SFT on one convention for reading the channel (lib/train/team-sft.ts). */
+  team_receiver_sft: 'models/team-receiver-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

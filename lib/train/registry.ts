@@ -12,6 +12,7 @@ import { agentCheckpoint, type CheckpointName } from './lab-setup';
 import { ppoPresets, ppoSchema } from './ppo-config';
 import { selfImprovePresets, selfImproveSchema } from './self-improve-config';
 import { sftPresets, sftSchema } from './sft-config';
+import { teamPresets, teamSchema } from './team-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { TrainerFactory } from './trainer';
 
@@ -91,6 +92,15 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('./self-improve-trainer').then((m) => m.selfImproveFactory),
+  }),
+  team: spec({
+    summary: 'two policies, a sender and a receiver, learn to communicate through a short channel from one team reward (GRPO per role)',
+    schema: teamSchema,
+    presets: teamPresets,
+    checkpoint: (config) => (config.init_from === 'base' ? null : 'team_receiver_sft'),
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: null },
+    load: () => import('./team-trainer').then((m) => m.teamFactory),
   }),
 };
 

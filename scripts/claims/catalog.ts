@@ -557,4 +557,42 @@ export const CLAIMS: Claim[] = [
       };
     },
   },
+  {
+    id: 'team-protocol-emerges',
+    text: 'The team lab: with both roles trained, held-out team accuracy ends at least 30 points above the no-message ceiling on each of seeds 0, 1 and 2, and above what the receiver reaches alone with a frozen sender; the messages then say where the target is (decodability above 90%) and the receiver reads them (blanking the channel at evaluation costs it at least 30 points).',
+    where: 'team presets default, no_message, frozen_sender; the team lab; the teams section',
+    runs: {
+      ...Object.fromEntries([0, 1, 2].map((seed) => [`seed${seed}`, { trainer: 'team', overrides: { seed }, steps: 200, evalEvery: 100 } satisfies ClaimRun])),
+      noMessage: { trainer: 'team', preset: 'no_message', steps: 200, evalEvery: 200 },
+      frozen: { trainer: 'team', preset: 'frozen_sender', steps: 200, evalEvery: 200 },
+    },
+    check: (h) => {
+      const seeds = [h.seed0, h.seed1, h.seed2].map(last);
+      const [n, fz] = [last(h.noMessage)['eval/accuracy'], last(h.frozen)['eval/accuracy']];
+      const ok = seeds.every((m) => m['eval/accuracy'] - n >= 0.3 && m['eval/accuracy'] > fz && m['eval/message_decodability'] > 0.9 && m['eval/accuracy'] - m['eval/accuracy_blank_channel'] >= 0.3);
+      return {
+        holds: ok,
+        figure: `both trained ${seeds.map((m) => pct(m['eval/accuracy'])).join(', ')} (decodability ${seeds.map((m) => pct(m['eval/message_decodability'])).join(', ')}; blanked ${seeds.map((m) => pct(m['eval/accuracy_blank_channel'])).join(', ')}); no message ${pct(n)}; frozen sender ${pct(fz)}`,
+      };
+    },
+  },
+  {
+    id: 'team-failures',
+    text: 'Two ways the team fails: from scratch (no listener SFT) no protocol forms, the sender sends one message for every target and the team stays within 10 points of the no-message ceiling; and a receiver that learns ten times faster stops reading the channel (blanking it changes nothing) and ends below that ceiling, its sender a lazy partner whose one message says nothing.',
+    where: 'team presets from_scratch, lazy_partner; the team lab; the teams section',
+    runs: {
+      scratch: { trainer: 'team', preset: 'from_scratch', steps: 200, evalEvery: 200 },
+      lazy: { trainer: 'team', preset: 'lazy_partner', steps: 200, evalEvery: 200 },
+      noMessage: { trainer: 'team', preset: 'no_message', steps: 200, evalEvery: 200 },
+    },
+    check: ({ scratch, lazy, noMessage }) => {
+      const [s, l, n] = [last(scratch), last(lazy), last(noMessage)['eval/accuracy']];
+      return {
+        holds:
+          Math.abs(s['eval/accuracy'] - n) <= 0.1 && s['eval/distinct_messages'] === 1 &&
+          l['eval/accuracy'] < n && l['eval/distinct_messages'] === 1 && Math.abs(l['eval/accuracy'] - l['eval/accuracy_blank_channel']) <= 0.02,
+        figure: `from scratch ${pct(s['eval/accuracy'])} (${s['eval/distinct_messages']} distinct message); receiver ten times faster ${pct(l['eval/accuracy'])}, blanked ${pct(l['eval/accuracy_blank_channel'])} (${l['eval/distinct_messages']} distinct message); no message ${pct(n)}`,
+      };
+    },
+  },
 ];

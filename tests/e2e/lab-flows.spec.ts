@@ -29,6 +29,7 @@ const LABS: [slug: string, first: string, other: string][] = [
   ['dpo', 'default', 'ipo'],
   ['lora', 'lora_r4', 'lora_r1'],
   ['agent', 'default', 'no_tool'],
+  ['team', 'default', 'no_message'],
 ];
 
 for (const [slug, first, other] of LABS) {

@@ -180,6 +180,7 @@ describe('the mapping table', () => {
 
   it('refuses ppo with a reason, and unknown methods, presets and fields with ConfigErrors', () => {
     expect(exportMethod('ppo')).toEqual({ refusal: expect.stringMatching(/^ppo cannot be exported: .*grid world/) });
+    expect(exportMethod('team')).toEqual({ refusal: expect.stringMatching(/^team cannot be exported: .*two policies on one shared reward/) });
     for (const name of ['__proto__', 'toString', 'rloo']) expect(exportMethod(name)).toEqual({ refusal: expect.stringMatching(/^unknown method/) });
     expect(() => exportSettings('grpo', 'nope')).toThrow(ConfigError);
     expect(() => exportSettings('grpo', '__proto__')).toThrow(ConfigError);

@@ -27,6 +27,12 @@ describe('parseGoal', () => {
   });
 });
 
+describe('a lab no assignment can name', () => {
+  it('refuses the team lab in one line that says why, whatever the goal', () => {
+    expect(() => parseGoal('eval/accuracy >= 0.9', 'team')).toThrow(new GoalError('the team lab cannot be assigned: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates one model, and a team is two'));
+  });
+});
+
 describe('goalMet', () => {
   const at = (op: '>=' | '<=' | '>' | '<') => ({ metric: 'eval/accuracy', op, value: 0.45 });
   it('compares at the boundary as written', () => {

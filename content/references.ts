@@ -153,6 +153,14 @@ export const references: readonly Reference[] = [
   { id: 'zhou2025mem1', authors: 'Zhou, Z., Qu, A., Wu, Z., et al.', year: 2025, title: 'MEM1: Learning to Synergize Memory and Reasoning for Efficient Long-Horizon Agents', arxiv: '2506.15841' },
   { id: 'jiang2023mistral', authors: 'Jiang, A. Q., Sablayrolles, A., Mensch, A., et al.', year: 2023, title: 'Mistral 7B', arxiv: '2310.06825' },
   { id: 'shinn2023reflexion', authors: 'Shinn, N., Cassano, F., Berman, E., Gopinath, A., Narasimhan, K., and Yao, S.', year: 2023, title: 'Reflexion: Language Agents with Verbal Reinforcement Learning', arxiv: '2303.11366' },
+  { id: 'lazaridou2017multiagent', authors: 'Lazaridou, A., Peysakhovich, A., and Baroni, M.', year: 2017, title: 'Multi-Agent Cooperation and the Emergence of (Natural) Language', note: 'ICLR 2017', arxiv: '1612.07182' },
+  { id: 'sunehag2017value', authors: 'Sunehag, P., Lever, G., Gruslys, A., et al.', year: 2017, title: 'Value-Decomposition Networks For Cooperative Multi-Agent Learning', arxiv: '1706.05296' },
+  { id: 'foerster2018counterfactual', authors: 'Foerster, J., Farquhar, G., Afouras, T., Nardelli, N., and Whiteson, S.', year: 2018, title: 'Counterfactual Multi-Agent Policy Gradients', note: 'AAAI 2018', arxiv: '1705.08926' },
+  { id: 'lowe2019pitfalls', authors: 'Lowe, R., Foerster, J., Boureau, Y-L., Pineau, J., and Dauphin, Y.', year: 2019, title: 'On the Pitfalls of Measuring Emergent Communication', note: 'AAMAS 2019', arxiv: '1903.05168' },
+  { id: 'irving2018debate', authors: 'Irving, G., Christiano, P., and Amodei, D.', year: 2018, title: 'AI safety via debate', arxiv: '1805.00899' },
+  { id: 'du2023multiagent', authors: 'Du, Y., Li, S., Torralba, A., Tenenbaum, J. B., and Mordatch, I.', year: 2023, title: 'Improving Factuality and Reasoning in Language Models through Multiagent Debate', arxiv: '2305.14325' },
+  { id: 'subramaniam2025multiagent', authors: 'Subramaniam, V., Du, Y., Tenenbaum, J. B., Torralba, A., Li, S., and Mordatch, I.', year: 2025, title: 'Multiagent Finetuning: Self Improvement with Diverse Reasoning Chains', arxiv: '2501.05707' },
+  { id: 'zhao2025absolute', authors: 'Zhao, A., Wu, Y., Yue, Y., et al.', year: 2025, title: 'Absolute Zero: Reinforced Self-play Reasoning with Zero Data', arxiv: '2505.03335' },
 ];
 
 /** The link a reference is cited by: its arXiv abstract page, or its URL. */

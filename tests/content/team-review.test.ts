@@ -8,10 +8,11 @@ import { expectPrinted } from './printed-numbers';
 
 // The teams section (issue 36): every figure it prints from the team lab is recomputed here from the same seeded runs
 // (wasm, as `npm run train -- team --backend wasm --preset NAME` runs them, 200 steps), and compared with its digits.
-// The section lives in the chapter that has the heading; until it is merged there, in the fragment SECTION-teams.mdx.
+// The section lives in the chapter that has the heading (chapter 10).
 const HEADING = '## Teams of agents';
 const chapters = fs.readdirSync('content/chapters').map((f) => `content/chapters/${f}`);
-const home = chapters.find((file) => fs.readFileSync(file, 'utf8').includes(HEADING)) ?? 'SECTION-teams.mdx';
+const home = chapters.find((file) => fs.readFileSync(file, 'utf8').includes(HEADING));
+if (!home) throw new Error(`no chapter has the heading "${HEADING}"`);
 const source = fs.readFileSync(home, 'utf8');
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(`public/${file}`));

@@ -1,6 +1,6 @@
 import { createRng, type Rng } from '@/lib/random';
 import { columnSums, hash32 } from './arithmetic';
-import type { PromptTask, TaskProblem } from './task';
+import { sampleSplit, type PromptTask, type TaskProblem } from './task';
 import { createCharTokenizer, type CharTokenizer } from './tokenizer';
 
 /**
@@ -88,14 +88,7 @@ export function createAdditionCurriculum({ width, held_out_fraction = 0.1, split
       tokenizer,
       promptLength,
       maxCompletionLength,
-      sample(split, n, rng) {
-        const out: CurriculumProblem[] = [];
-        while (out.length < n) {
-          const p = draw(d, rng);
-          if (isHeldOut(p.a, p.b) === (split === 'test')) out.push(p);
-        }
-        return out;
-      },
+      sample: (split, n, rng) => sampleSplit((r) => draw(d, r), (p) => isHeldOut(p.a, p.b), split, n, rng),
       testSet(n) {
         // A fixed draw from its own seed: every run at this width and split scores the same problems. One-column
         // sums are only a few hundred problems, a tenth held out: then the set is what there is.

@@ -14,6 +14,7 @@
  * loss like the calculator's. Without the tool (use_tools off), writes are ignored and every read gets "=?".
  * Model-free, like every task.
  */
+import { sampleSplit } from './task';
 import { createRng, type Rng } from '@/lib/random';
 import { hash32 } from './arithmetic';
 import type { AgentProblem, AgentTask, AgentTaskConfig } from './agent';
@@ -102,14 +103,7 @@ export function createMemoryTask(overrides: Partial<Pick<AgentTaskConfig, 'held_
     maxCompletionLength: '[a=37][b=52]; c=81 d=20 e=44 b?[b]=52 #### 52'.length + 1,
     maxOperations: 0,
     isHeldOut,
-    sample(split, n, rng) {
-      const out: AgentProblem[] = [];
-      while (out.length < n) {
-        const p = draw(rng);
-        if ((split === 'test') === isHeldOut(p)) out.push(p);
-      }
-      return out;
-    },
+    sample: (split, n, rng) => sampleSplit(draw, isHeldOut, split, n, rng),
     testSet(n) {
       // A fixed stream of its own (a seeded generator, not a hash of the index: FNV-1a of "…|17" and "…|18" differ
       // only in their last bits), so the evaluation set never depends on how training drew.

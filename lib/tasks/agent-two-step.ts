@@ -13,6 +13,7 @@
  * wrong after SFT and GRPO, nearly all of them on three-digit products). Every problem is hard (there are no
  * times-table facts here); held-out problems are chosen by a hash of the prompt, as in agent.ts.
  */
+import { sampleSplit } from './task';
 import type { Rng } from '@/lib/random';
 import { hash32 } from './arithmetic';
 import { planDemonstration, type AgentProblem, type AgentTask, type AgentTaskConfig } from './agent';
@@ -54,14 +55,7 @@ export function createTwoStepTask(overrides: Partial<Pick<AgentTaskConfig, 'held
     maxCompletionLength: '[999*9]=8991 [8991+99]=9090 #### 9090'.length + 1,
     maxOperations: 1,
     isHeldOut,
-    sample(split, n, rng) {
-      const out: AgentProblem[] = [];
-      while (out.length < n) {
-        const p = draw(rng);
-        if ((split === 'test') === isHeldOut(p)) out.push(p);
-      }
-      return out;
-    },
+    sample: (split, n, rng) => sampleSplit(draw, isHeldOut, split, n, rng),
     testSet(n) {
       // Every problem at most once, in a fixed scrambled order (stride 7919, a prime that does not divide the total).
       const out: AgentProblem[] = [];

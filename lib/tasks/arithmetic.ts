@@ -1,5 +1,5 @@
 import type { Rng } from '@/lib/random';
-import type { PromptTask } from './task';
+import { sampleSplit, type PromptTask } from './task';
 import { createCharTokenizer, type CharTokenizer } from './tokenizer';
 
 /**
@@ -100,14 +100,7 @@ export function createArithmeticTask(overrides: Partial<ArithmeticConfig> = {}):
     promptLength: 1 + 2 * digits + 2,
     maxCompletionLength: longestWork + '#### '.length + longestAnswer + 1,
     isHeldOut,
-    sample(split, n, rng) {
-      const out: Problem[] = [];
-      while (out.length < n) {
-        const p = draw(rng);
-        if (isHeldOut(p.a, p.b, p.op) === (split === 'test')) out.push(p);
-      }
-      return out;
-    },
+    sample: (split, n, rng) => sampleSplit(draw, (p) => isHeldOut(p.a, p.b, p.op), split, n, rng),
     testSet(n) {
       const out: Problem[] = [];
       // Visit every problem once in a fixed scrambled order: stride 7919 (prime) modulo the number of problems.

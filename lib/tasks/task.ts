@@ -29,3 +29,16 @@ export interface PromptTask<P extends TaskProblem = TaskProblem> {
   /** […completion, EOS] */
   encodeCompletion(p: P): number[];
 }
+
+/**
+ * n problems of one split, drawn one after another and kept when their split is the one asked for: rejection
+ * sampling, so the RNG stream (and every seeded run) is the same whichever task uses it.
+ */
+export function sampleSplit<P>(draw: (rng: Rng) => P, isHeldOut: (p: P) => boolean, split: 'train' | 'test', n: number, rng: Rng): P[] {
+  const out: P[] = [];
+  while (out.length < n) {
+    const p = draw(rng);
+    if (isHeldOut(p) === (split === 'test')) out.push(p);
+  }
+  return out;
+}

@@ -12,6 +12,7 @@
  * With a message that names the position it can be right every time, so the team reward pays for a protocol.
  * Model-free, like every task: the two models and their rollouts live in lib/train/team-trainer.ts.
  */
+import { sampleSplit } from './task';
 import type { Rng } from '@/lib/random';
 import { hash32 } from './arithmetic';
 import { createCharTokenizer, type CharTokenizer } from './tokenizer';
@@ -68,14 +69,7 @@ export function createTeamTask(): TeamTask {
     senderPromptLength: 3,
     receiverPromptLength: (m) => 1 + BOARD_SIZE + 1 + m,
     isHeldOut,
-    sample(split, n, rng) {
-      const out: TeamProblem[] = [];
-      while (out.length < n) {
-        const p = draw(rng);
-        if (isHeldOut(p) === (split === 'test')) out.push(p);
-      }
-      return out;
-    },
+    sample: (split, n, rng) => sampleSplit(draw, isHeldOut, split, n, rng),
     testSet(n) {
       // Every problem once, in a fixed scrambled order (stride 7919, a prime, modulo the number of problems).
       const total = 10 ** BOARD_SIZE * BOARD_SIZE;

@@ -16,6 +16,7 @@ import { sandboxedReward } from '@/lib/tasks/custom-reward';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';
 import type { TrainerExtras } from '@/lib/train/trainer';
 import type { FromWorker, RunExtras, Sampler, ToWorker } from './protocol';
+import { throttledSamples } from './throttled-samples';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => self.postMessage(message);
@@ -73,16 +74,20 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   const { trainer } = started;
   trainer.onPhase?.((phase) => post({ type: 'phase', runId, phase }));
   if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks, sampler: await samplerOf(trainer.model) });
+  const samples = throttledSamples((step, data) => post({ type: 'samples', runId, step, data } as FromWorker), trainer.config.max_steps);
   const run = new TrainingRun(trainer, {
     maxSteps: trainer.config.max_steps,
     evalEvery: trainer.config.eval_steps,
     onLog: (line) => post({ type: 'log', runId, line }),
     afterStep: async (step) => {
       const data = await trainer.inspect();
-      if (data !== null) post({ type: 'samples', runId, step, data });
+      if (data !== null) samples.offer(step, data);
       if (session?.pendingSwitch) await moveTo(session, session.pendingSwitch);
     },
-    onState: (state, error) => post({ type: 'state', runId, state, error }),
+    onState: (state, error) => {
+      if (state !== 'running') samples.flush(); // a paused or ended run shows its last step
+      post({ type: 'state', runId, state, error });
+    },
   });
   session = { runId, run, started, finished: Promise.resolve(), pendingSwitch: null };
   session.finished = run.run();

@@ -7,6 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { axeOn } from './axe';
 import { exerciseNamed } from '@/content/exercises';
+import { labs } from '@/content/labs';
 import { goLive } from './boot';
 import { writeCode } from './exercise-editor';
 import { expectTfjsInWorkersOnly, watch } from './watch';
@@ -188,7 +189,7 @@ test('the header and the home page link the learning path; the home page shows a
   await expect(chart.getByRole('img')).toHaveAccessibleName(/A recorded run of the GRPO/);
   await expect(chart.getByRole('img')).toHaveAccessibleDescription(/^Held-out accuracy went from \d/);
   await expect(chart.getByRole('link', { name: 'Run it yourself' })).toHaveAttribute('href', '/labs/grpo/');
-  await expect(page.locator('.lab-card')).toHaveCount(5);
+  await expect(page.locator('.lab-card')).toHaveCount(labs.length);
   await expect(page.locator('.lab-card').first()).toContainText(/Trains in about \d+ (s|min)/);
   await page.getByRole('link', { name: 'Path', exact: true }).click();
   await expect(page).toHaveURL(/\/path\/$/);

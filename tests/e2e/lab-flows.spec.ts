@@ -127,7 +127,7 @@ test('a run trained to the end marks the lab trained on the learning path, which
   await page.goto('/path/');
   await goLive(page);
   await expect(page.locator('.path-next')).toContainText('Next: read chapter 1');
-  await expect(page.getByText(/0 of 3 labs trained/)).toBeVisible();
+  await expect(page.locator('#foundation').getByText(/0 of 3 labs trained/)).toBeVisible();
   await page.goto('/labs/grpo/?max_steps=2');
   await labSettled(page);
   await trainToTheEnd(page, 2);

@@ -1,0 +1,29 @@
+/**
+ * The vision trainer's inspector: what the lab draws for the latest step (the contract between the vision core and
+ * the vision lab UI, issue 35). Types only; the trainer fills them, the lab reads them. Extend, never rename.
+ */
+
+/** One picture, described (the trainer rasterises it for the encoder; the lab draws it as SVG from the same description). */
+export type VisionColour = 'red' | 'green' | 'blue' | 'yellow';
+export type VisionShape = 'square' | 'circle' | 'triangle';
+export interface VisionScene {
+  /** Cells per side; the picture is a size × size grid. */
+  size: number;
+  /** Row-major, size*size entries; null = empty cell. */
+  cells: ({ shape: VisionShape; colour: VisionColour } | null)[];
+}
+export interface VisionAnswer { completion: string; reward: number; correct: boolean }
+export interface VisionGroupSample {
+  scene: VisionScene | null;        // null under text_only (the policy saw no picture)
+  question: string;                 // e.g. "how many red?"
+  truth: string;                    // the verified answer, e.g. "3"
+  answers: VisionAnswer[];          // the group's num_generations sampled answers
+  /** For answers[0]: attention of its first answer token over the image patches (row-major patch grid), heads and last layer averaged, sums to ≤ 1 (the rest went to the text); null under text_only. */
+  attention: number[] | null;
+  /** Patches per side (attention.length = patchGrid²). */
+  patchGrid: number;
+}
+export interface VisionInspector {
+  phase: 'sft' | 'grpo';
+  groups: VisionGroupSample[];      // the latest step's groups (a few, not hundreds)
+}

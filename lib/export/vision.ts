@@ -129,7 +129,7 @@ export const VISION_RULES: Record<string, Rule> = {
         { name: 'per_device_train_batch_size', value: code('PER_DEVICE_BATCH') },
         { name: 'gradient_accumulation_steps', value: code('ACCUMULATION'), comment: note },
       ],
-      constant: { file: 'train_sft.py', name: 'BATCH_PER_STEP', value: v as number },
+      constant: { file: 'train_sft.py', name: 'SFT_BATCH_PER_STEP', value: v as number },
       note,
     };
   },
@@ -426,7 +426,7 @@ from trl import SFTConfig, SFTTrainer
 from common import MODEL, batch_layout, load_processor
 
 OUTPUT_DIR = "outputs/sft"
-${constantsIn(plan, 'train_sft.py')}PER_DEVICE_BATCH, ACCUMULATION = batch_layout(BATCH_PER_STEP, ${VISION_MICRO_BATCH_CAP.sft})
+${constantsIn(plan, 'train_sft.py')}PER_DEVICE_BATCH, ACCUMULATION = batch_layout(SFT_BATCH_PER_STEP, ${VISION_MICRO_BATCH_CAP.sft})
 
 
 def main():
@@ -533,7 +533,7 @@ def main():
             messages = prompt(row)
             content = ([{"type": "image", "image": draw_scene(row["size"], row["cells"])}] if USE_IMAGE else []) + [{"type": "text", "text": messages[-1]["content"]}]
             conversations.append([messages[0], {"role": "user", "content": content}])
-        inputs = processor.apply_chat_template(conversations, add_generation_prompt=True, tokenize=True, return_dict=True, return_tensors="pt", padding=True).to(model.device)
+        inputs = processor.apply_chat_template(conversations, add_generation_prompt=True, tokenize=True, return_dict=True, return_tensors="pt", processor_kwargs={"padding": True}).to(model.device)
         with torch.no_grad():
             out = model.generate(**inputs, max_new_tokens=args.max_new_tokens, do_sample=False)
         texts = processor.batch_decode(out[:, inputs["input_ids"].shape[1] :], skip_special_tokens=True)

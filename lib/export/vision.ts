@@ -8,7 +8,7 @@
  *     class named in the checkpoint's config (trl/trainer/utils.py:1189-1202: Qwen2_5_VLForConditionalGeneration).
  *   - The dataset's picture is an "image" column (one PIL image) or "images" (a list) beside a conversational "prompt"
  *     (grpo_trainer.py:2422-2427); the trainer inserts {"type": "image"} before the first user text itself
- *     (grpo_trainer.py:2440-2445, trl/data_utils.py:79-86) and refuses a prompt already templated as text
+ *     (grpo_trainer.py:2443-2446, trl/data_utils.py:79-86) and refuses a prompt already templated as text
  *     (grpo_trainer.py:2436-2442). Those columns survive remove_unused_columns (grpo_trainer.py:1221).
  *   - No GRPOConfig field sizes images (no max_pixels): the processor does (Qwen2-VL's min_pixels/max_pixels), so the
  *     scripts build it themselves. log_multimodal (trl/trainer/grpo_config.py:987) logs the pictures with completions.
@@ -46,7 +46,7 @@ export const CELL_PIXELS = 56;
 export const VISION_MAX_COMPLETION = 16;
 /** Per-GPU micro-batch caps for a 3B VLM with a 224-pixel picture. */
 export const VISION_MICRO_BATCH_CAP = { sft: 8, grpo: 8 } as const;
-/** Pillow draws the scenes (TRL's vlm extra names Pillow and torchvision: trl-1.13.0.dist-info/METADATA:66-69). */
+/** Pillow draws the scenes (TRL's vlm extra names Pillow and torchvision: the wheel's METADATA:66-69, Provides-Extra: vlm). */
 export const PILLOW = { name: 'Pillow', version: '12.3.0', why: 'draws the scenes (common.draw_scene) and is what the image processor reads; TRL’s vlm extra asks for it' };
 export const TORCHVISION_REQUIREMENT = {
   spec: 'torchvision',

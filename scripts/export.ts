@@ -14,13 +14,12 @@ import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/confi
 import fs from 'node:fs';
 import { REWARD_MAX_SOURCE_BYTES, REWARD_WEIGHT_DEFAULT, REWARD_WEIGHT_MAX } from '@/lib/tasks/custom-reward';
 import { TRAINERS } from '@/lib/train/registry';
-import { EXPORT_METHODS } from '@/lib/export/mapping';
-import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
+import { buildProject, EXPORT_TARGETS, exportMethod, exportSettings } from '@/lib/export/project';
 import { errorMessage } from '@/lib/errors';
 import { parseFlags, UsageError } from './cli';
 import { writeProject } from './export/write';
 
-const USAGE = `usage: npm run export -- <${EXPORT_METHODS.join('|')}> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]`;
+const USAGE = `usage: npm run export -- <${EXPORT_TARGETS.join('|')}> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]`;
 
 function fail(message: string, code = 2): never {
   console.error(`export: ${message.split('\n')[0]}`);
@@ -42,10 +41,10 @@ function main() {
     USAGE,
   );
   if (values.help) {
-    console.log(`${USAGE}\n\n${EXPORT_METHODS.map((m) => `  ${m.padEnd(6)} ${TRAINERS[m].summary}; presets: ${Object.keys(TRAINERS[m].presets).join(', ')}`).join('\n')}`);
+    console.log(`${USAGE}\n\n${EXPORT_TARGETS.map((m) => `  ${m.padEnd(6)} ${TRAINERS[m].summary}; presets: ${Object.keys(TRAINERS[m].presets).join(', ')}`).join('\n')}`);
     return;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a method: ${EXPORT_METHODS.join(' | ')}` : `one method at a time, got ${positionals.join(' ')}`);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a method: ${EXPORT_TARGETS.join(' | ')}` : `one method at a time, got ${positionals.join(' ')}`);
   const chosen = exportMethod(positionals[0]);
   if ('refusal' in chosen) throw new UsageError(chosen.refusal);
   const { method } = chosen;
@@ -61,7 +60,7 @@ function main() {
   console.log(`export: wrote ${project.files.length} files of ${project.name} to ${root}`);
   for (const warning of project.plan.warnings) console.log(`export: warning: ${warning}`);
   const changed = project.plan.rows.filter((r) => r.status === 'changed').map((r) => r.field);
-  if (changed.length) console.log(`export: changed for a 0.6B model (see README.md, "What carried over"): ${changed.join(', ')}`);
+  if (changed.length) console.log(`export: changed for ${method === 'vision' ? 'a 3B vision-language model' : 'a 0.6B model'} (see README.md, "What carried over"): ${changed.join(', ')}`);
 }
 
 /** The --reward file and its weight, refused in one line when unreadable, too long, or on a method without rewards. */

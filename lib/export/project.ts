@@ -14,25 +14,30 @@ import { evalPy } from './python/evaluate';
 import { prepareDataPy } from './python/prepare';
 import { makePairsPy, trainDpoPy, trainGrpoPy, trainSftPy } from './python/train';
 import { readmeMd, requirementsTxt, RL_SCRIPT } from './readme';
+import { buildVisionProject, type VisionPlan } from './vision';
 
 export interface ProjectFile {
   path: string;
   text: string;
 }
 
-export interface Project {
+export interface Project<P extends Plan | VisionPlan = Plan | VisionPlan> {
   /** A folder name: trl-<method>-<preset>. */
   name: string;
-  plan: Plan;
+  plan: P;
   files: ProjectFile[];
 }
 
+/** What can be exported: the GSM8K methods, and the vision lab (its own project, lib/export/vision.ts). */
+export type ExportTarget = ExportMethod | 'vision';
+export const EXPORT_TARGETS: readonly ExportTarget[] = [...EXPORT_METHODS, 'vision'];
+
 /** The method a trainer name stands for, or a reason it has none (ppo; an unknown name). */
-export function exportMethod(name: string): { method: ExportMethod } | { refusal: string } {
-  if ((EXPORT_METHODS as readonly string[]).includes(name)) return { method: name as ExportMethod };
+export function exportMethod(name: string): { method: ExportTarget } | { refusal: string } {
+  if ((EXPORT_TARGETS as readonly string[]).includes(name)) return { method: name as ExportTarget };
   const why = ownEntry(NOT_EXPORTABLE, name);
   if (why) return { refusal: `${name} cannot be exported: ${why}` };
-  return { refusal: `unknown method "${name.slice(0, 40)}": name one of ${EXPORT_METHODS.join(' | ')}` };
+  return { refusal: `unknown method "${name.slice(0, 40)}": name one of ${EXPORT_TARGETS.join(' | ')}` };
 }
 
 /**
@@ -40,7 +45,7 @@ export function exportMethod(name: string): { method: ExportMethod } | { refusal
  * problem). With epsilon set and epsilon_high not, epsilon_high follows epsilon, as TRL and the labs do
  * (lib/train/grpo-update.ts resolveGrpoLike).
  */
-export function exportSettings(method: ExportMethod, preset: string, overrides: Record<string, FieldValue> = {}): Record<string, FieldValue> {
+export function exportSettings(method: ExportTarget, preset: string, overrides: Record<string, FieldValue> = {}): Record<string, FieldValue> {
   const { schema, presets } = TRAINERS[method];
   const chosen = ownEntry(presets as Record<string, { overrides: Record<string, FieldValue | undefined> }>, preset);
   if (!chosen) throw new ConfigError([`unknown preset "${preset.slice(0, 40)}" for ${method} (known: ${Object.keys(presets).join(', ')})`]);
@@ -52,7 +57,7 @@ export function exportSettings(method: ExportMethod, preset: string, overrides: 
 }
 
 /** The fields whose values differ from the preset's (for the README's first line). */
-function changedFields(method: ExportMethod, preset: string, settings: Readonly<Record<string, FieldValue>>): string[] {
+function changedFields(method: ExportTarget, preset: string, settings: Readonly<Record<string, FieldValue>>): string[] {
   const base = exportSettings(method, preset);
   return Object.keys(settings)
     .filter((k) => settings[k] !== base[k])
@@ -63,7 +68,14 @@ function changedFields(method: ExportMethod, preset: string, settings: Readonly<
  * Every file of the project, in a fixed order; the same settings always give the same bytes. With the reader's own
  * reward function (grpo, agent), custom_reward.js and custom_reward.py too (custom-reward.ts).
  */
-export function buildProject(method: ExportMethod, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project {
+export function buildProject(method: ExportMethod, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project<Plan>;
+export function buildProject(method: 'vision', settings: Readonly<Record<string, FieldValue>>, preset: string): Project<VisionPlan>;
+export function buildProject(method: ExportTarget, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project;
+export function buildProject(method: ExportTarget, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project {
+  if (method === 'vision') {
+    if (customReward) throw new ConfigError(['the vision export takes no reward function: it trains with the lab’s correctness reward']);
+    return buildVisionProject(Object.keys(TRAINERS.vision.schema), settings, preset, TRAINERS.vision.summary);
+  }
   const plan = exportPlan(method, settings, customReward);
   const name = `trl-${method}-${preset.replace(/[^a-z0-9_-]/gi, '_')}`;
   const lab = { name, title: TRAINERS[method].summary, preset, changed: changedFields(method, preset, settings) };

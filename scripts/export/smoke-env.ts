@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE } from '@/lib/export/versions';
+import { PILLOW } from '@/lib/export/vision';
 
 const dir = path.resolve(process.argv[2] ?? '.venv-export');
 const python = path.join(dir, 'bin', 'python');
@@ -39,7 +40,8 @@ function indexFlags(): string[] {
   return ['--index-url', urls[0], ...urls.slice(1).flatMap((url) => ['--extra-index-url', url])];
 }
 
-const wanted = [SMOKE_TORCH, ...SMOKE_PINS.map((p) => `${p.name}==${p.version}`)];
+// Pillow for the vision project's pictures (its requirements.txt pins it beside PINS).
+const wanted = [SMOKE_TORCH, ...SMOKE_PINS.map((p) => `${p.name}==${p.version}`), `${PILLOW.name}==${PILLOW.version}`];
 console.log(`Making ${dir} with ${wanted.join(' ')}`);
 if (!fs.existsSync(python)) run('python3', ['-m', 'venv', dir], 'python3 -m venv');
 const flags = indexFlags();

@@ -2,15 +2,15 @@
  * The exported projects, run: every step of the default sft, lora_r4, grpo, dpo and agent projects at toy scale on a
  * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), in an environment with
  * exactly the pinned versions (scripts/export/smoke-env.ts). .ci/run runs it after npm test on every submission:
- * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. Not part of npm test, which never needs torch.
+ * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. The vision project runs on a random Qwen2.5-VL
+ * (scripts/export/smoke/make_tiny_vl.py) with its first 32 train and 8 held-out scenes. Not part of npm test, which never needs torch.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportMethod } from '@/lib/export/mapping';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings, type ExportTarget } from '@/lib/export/project';
 
 const PYTHON = process.env.EXPORT_SMOKE_PYTHON ?? '';
 const SMOKE = path.resolve('scripts/export/smoke');
@@ -28,7 +28,7 @@ function run(dir: string, args: string[], extraEnv: Record<string, string> = {})
   return output;
 }
 
-function project(method: ExportMethod, preset = 'default'): string {
+function project(method: ExportTarget, preset = 'default'): string {
   const dir = path.join(root, `${method}-${preset}`);
   for (const file of buildProject(method, exportSettings(method, preset), preset).files) {
     fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
@@ -119,5 +119,28 @@ describe('the exported projects, run at toy scale', () => {
     saved(dir, 'outputs/agent');
     evaluate(dir, 'outputs/agent');
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
+  }, 10 * MINUTES);
+
+  it('vision: the lab’s scenes drawn, SFT on described pictures, GRPO with the correctness reward on a Qwen2.5-VL, eval', () => {
+    const dir = project('vision');
+    // The first scenes only: drawing all 9,600 takes a minute and says nothing more.
+    for (const [file, n] of [['scenes/train.jsonl', 32], ['scenes/test.jsonl', 8]] as const) {
+      const target = path.join(dir, file);
+      fs.writeFileSync(target, fs.readFileSync(target, 'utf8').split('\n').slice(0, n).join('\n') + '\n');
+    }
+    const model = path.join(root, 'tiny-qwen-vl');
+    run(root, [path.join(SMOKE, 'make_tiny_vl.py'), model]);
+    const vl = { TINY_VL_MODEL: model };
+    const vstep = (script: string, ...sets: string[]) => expect(run(dir, [path.join(SMOKE, 'run.py'), dir, script, ...sets], vl)).toContain('[smoke] OK');
+    vstep('prepare_data.py');
+    expect(run(dir, ['-c', 'from datasets import load_from_disk; d = load_from_disk("data/grpo")["train"]; print(d.num_rows, d[0]["image"].size)'])).toMatch(/^32 \(224, 224\)/m);
+    vstep('train_sft.py');
+    saved(dir, 'outputs/sft');
+    vstep('train_grpo.py');
+    saved(dir, 'outputs/grpo');
+    vstep('eval.py', '--', '--model', 'outputs/grpo', '--limit', '4', '--batch_size', '4', '--max_new_tokens', '8');
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, 'eval-grpo.json'), 'utf8')) as { problems: number; accuracy: number };
+    expect(summary.problems).toBe(4);
+    expect(summary.accuracy).toBeGreaterThanOrEqual(0);
   }, 10 * MINUTES);
 });

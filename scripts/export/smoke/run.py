@@ -46,12 +46,28 @@ def main():
     project, script, *sets = sys.argv[1:]
     os.chdir(project)
     sys.path.insert(0, os.getcwd())
+    script_args = []  # after "--": the script's own command line (eval.py --model ...)
+    if "--" in sets:
+        sets, script_args = sets[: sets.index("--")], sets[sets.index("--") + 1 :]
     extra = {k: ast.literal_eval(v) for k, v in (s.split("=", 1) for s in sets)}
 
     import common
 
-    common.MODEL = TINY
+    vision = hasattr(common, "draw_scene")
+    common.MODEL = os.environ.get("TINY_VL_MODEL", "/tmp/tiny-qwen-vl") if vision else TINY
     common.EVAL_SAMPLES = int(os.environ.get("EVAL_SAMPLES", 4))
+    if vision:
+        # The vision project: its processor without torchvision (make_tiny_vl.py says why), and a random model kept
+        # from sampling vision tokens (GRPOTrainer builds its own generation config).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from make_tiny_vl import VISION_TOKENS, image_only_processor
+
+        pixels = (common.GRID_SIZE * common.CELL_PIXELS) ** 2
+        common.load_processor = lambda: image_only_processor(common.MODEL, pixels)
+        suppress = common.load_processor().tokenizer.convert_tokens_to_ids(VISION_TOKENS)
+        TOY["GRPOConfig"] = dict(TOY["GRPOConfig"], generation_kwargs={"suppress_tokens": suppress}, max_completion_length=8)
+        TOY["SFTConfig"] = {k: v for k, v in TOY["SFTConfig"].items() if k != "max_length"}
+        ALWAYS.add("generation_kwargs")
 
     import datasets
 
@@ -68,7 +84,8 @@ def main():
     for name, toy in TOY.items():
         setattr(trl, name, shrink(getattr(trl, name), toy, extra))
 
-    if script == "prepare_data.py":
+    if script in ("prepare_data.py", "eval.py"):
+        sys.argv = [script, *script_args]
         runpy.run_path(script, run_name="__main__")
     else:
         module = importlib.import_module(script.removesuffix(".py"))

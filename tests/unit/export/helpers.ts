@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import fields from '@/lib/export/trl-fields.json';
 import { EXPORT_METHODS, type ExportMethod } from '@/lib/export/mapping';
+import type { Plan } from '@/lib/export/mapping';
 import { buildProject, exportSettings, type Project } from '@/lib/export/project';
 import { TRAINERS } from '@/lib/train/registry';
 
 export const TRL_FIELDS = fields;
 
 /** Every preset of every exportable method, as the CLI would export it. */
-export function everyProject(): { method: ExportMethod; preset: string; project: Project }[] {
+export function everyProject(): { method: ExportMethod; preset: string; project: Project<Plan> }[] {
   return EXPORT_METHODS.flatMap((method) =>
     Object.keys(TRAINERS[method].presets).map((preset) => ({ method, preset, project: buildProject(method, exportSettings(method, preset), preset) })),
   );

@@ -1,0 +1,86 @@
+/**
+ * The vision lab's words for what it draws: a picture described cell by cell (the SVG's text alternative, what a
+ * screen reader reads instead of the picture), and an answer's attention over the picture's patches summed up. Pure
+ * functions of the trainer's inspector data (lib/train/vision-inspector.ts), so a unit test can read them.
+ */
+import type { VisionGroupSample, VisionScene } from '@/lib/train/vision-inspector';
+
+/** "row 2, column 3" (rows and columns counted from 1, as a reader counts them). */
+export const place = (row: number, column: number) => `row ${row + 1}, column ${column + 1}`;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The picture in words, row by row: "A 4 by 4 grid with 3 shapes. Row 1: a red square in column 2. Row 3: a blue
+ * circle in column 1, a yellow triangle in column 4. Every other cell is empty."
+ */
+export function describeScene(scene: VisionScene): string {
+  const { size, cells } = scene;
+  const rows: string[] = [];
+  let shapes = 0;
+  for (let r = 0; r < size; r++) {
+    const here: string[] = [];
+    for (let c = 0; c < size; c++) {
+      const cell = cells[r * size + c];
+      if (cell) here.push(`a ${cell.colour} ${cell.shape} in column ${c + 1}`);
+    }
+    shapes += here.length;
+    if (here.length) rows.push(`Row ${r + 1}: ${here.join(', ')}.`);
+  }
+  const head = `A ${size} by ${size} grid with ${plural(shapes, 'shape')}.`;
+  if (shapes === 0) return `${head} Every cell is empty.`;
+  return [head, ...rows, shapes === size * size ? 'No cell is empty.' : 'Every other cell is empty.'].join(' ');
+}
+
+/** The question and the verified answer: the picture's accessible name. */
+export const pictureName = (group: Pick<VisionGroupSample, 'question' | 'truth'>) => `Picture for “${group.question}” (the answer is ${group.truth})`;
+
+/** The cells of `scene` that patch (row, column) of a patchGrid × patchGrid grid covers, as [row, column] pairs. */
+export function patchCells(size: number, patchGrid: number, row: number, column: number): [number, number][] {
+  const span = (i: number) => {
+    const from = Math.floor((i * size) / patchGrid);
+    const to = Math.max(from + 1, Math.floor(((i + 1) * size) / patchGrid));
+    return Array.from({ length: to - from }, (_, k) => from + k);
+  };
+  return span(row).flatMap((r) => span(column).map((c): [number, number] => [r, c]));
+}
+
+export interface PatchWeight {
+  row: number;
+  column: number;
+  weight: number;
+}
+
+/** The patches in order of attention, largest first (ties in reading order). */
+export function rankPatches(attention: readonly number[], patchGrid: number): PatchWeight[] {
+  return attention
+    .map((weight, i) => ({ row: Math.floor(i / patchGrid), column: i % patchGrid, weight }))
+    .sort((a, b) => b.weight - a.weight || a.row - b.row || a.column - b.column);
+}
+
+const percent = (v: number) => `${Math.round(100 * v)}%`;
+
+/** What patch (row, column) shows, when a patch is one cell: "a red square" or "empty"; else null. */
+function patchContent(scene: VisionScene, patchGrid: number, p: PatchWeight): string | null {
+  const cells = patchCells(scene.size, patchGrid, p.row, p.column);
+  if (cells.length !== 1) return null;
+  const cell = scene.cells[cells[0][0] * scene.size + cells[0][1]];
+  return cell ? `a ${cell.colour} ${cell.shape}` : 'empty';
+}
+
+/**
+ * Where answer 1 looked, in a sentence: the share of its attention that went to the picture and the `top` patches
+ * that got most of it, "62% of it went to the picture, most to row 2, column 3 (a red square, 21%), ...".
+ */
+export function describeAttention(scene: VisionScene, attention: readonly number[], patchGrid: number, top = 3): string {
+  const total = attention.reduce((a, b) => a + b, 0);
+  const ranked = rankPatches(attention, patchGrid)
+    .filter((p) => p.weight > 0)
+    .slice(0, top)
+    .map((p) => {
+      const content = patchContent(scene, patchGrid, p);
+      return `${place(p.row, p.column)} (${content ? `${content}, ` : ''}${percent(p.weight)})`;
+    });
+  const head = `${percent(total)} of it went to the picture, the rest to the question`;
+  return ranked.length ? `${head}; most to ${ranked.join(', ')}.` : `${head}.`;
+}

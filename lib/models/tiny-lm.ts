@@ -14,6 +14,22 @@ export interface LMOutput {
   logits: tf.Tensor3D;
   /** Value estimate at every position [B, T] (only with config.value_head). */
   values?: tf.Tensor2D;
+  /** With `returnAttention`: the last layer's attention probabilities [B, H, K + T, K + T] (prefix positions first). */
+  attention?: tf.Tensor4D;
+}
+
+/** Options of a forward pass. */
+export interface ForwardOptions {
+  /** Enables LoRA dropout. */
+  training?: boolean;
+  /**
+   * Input embeddings [B, K, d_model] placed before the tokens (a vision-language model's image tokens): they take
+   * positions 0…K − 1 (position embeddings added), the tokens K…K + T − 1, and the outputs cover the tokens only.
+   * Gradients flow into the prefix. K + T ≤ context_length.
+   */
+  prefix?: tf.Tensor3D;
+  /** Also return the last layer's attention probabilities (for inspection: an extra product, not for training). */
+  returnAttention?: boolean;
 }
 
 /** The minimal surface generation needs; TinyLM satisfies it. */
@@ -50,7 +66,7 @@ export interface TinyLM extends CausalLM {
   /** A frozen model has no trainable variables (reference model for KL / DPO). */
   readonly frozen: boolean;
   /** ids int32 [B, T] with T ≤ context_length. Runs inside its own tidy: only the outputs survive. */
-  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+  forward(ids: tf.Tensor2D, opts?: ForwardOptions): LMOutput;
   beginDecoding(): DecodingSession;
   beginFusedDecoding(): Promise<FusedDecodingSession | null>;
   /** Every weight by name, in a stable order (the checkpoint order). */
@@ -143,33 +159,47 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
   const mask = tf.keep(tf.tensor2d(maskValues, [C, C]));
   const dropoutRng: Rng = rng.fork('lora-dropout');
 
-  function forward(ids: tf.Tensor2D, fopts: { training?: boolean } = {}): LMOutput {
+  function forward(ids: tf.Tensor2D, fopts: ForwardOptions = {}): LMOutput {
     const [B, T] = ids.shape;
-    if (T > C) throw new Error(`sequence length ${T} exceeds context_length ${C}`);
+    const prefix = fopts.prefix;
+    const K = prefix ? prefix.shape[1] : 0;
+    const S = K + T; // positions the blocks see: the prefix, then the tokens
+    if (S > C) throw new Error(prefix ? `prefix (${K}) + sequence length ${T} exceeds context_length ${C}` : `sequence length ${T} exceeds context_length ${C}`);
     if (ids.dtype !== 'int32') throw new Error(`ids must be int32, got ${ids.dtype}`);
+    if (prefix && (prefix.shape[0] !== B || prefix.shape[2] !== D)) throw new Error(`prefix must be [${B}, K, ${D}], got [${prefix.shape}]`);
     const lopts = { training: fopts.training ?? false, rng: dropoutRng };
     return tf.tidy(() => {
       // oneHot·E rather than gather: gather's gradient is missing on wasm.
       const tok = matMul2d(oneHotF32(tf.reshape(ids, [B * T]), V) as tf.Tensor2D, tokEmb as tf.Tensor2D); // [BT, D]
-      const pos = T === C ? posEmb : tf.slice(posEmb, [0, 0], [T, D]); // [T, D]
-      let x = tf.reshape(tf.add(tf.reshape(tok, [B, T, D]), pos), [B * T, D]) as tf.Tensor2D; // [BT, D]
-      const m = T === C ? mask : tf.slice(mask, [0, 0], [T, T]); // [T, T]
-      for (const blk of blocks) {
-        const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b), lopts); // [BT, 3D]
-        // Heads-first layout [3H, B, T, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
-        const heads = tf.transpose(tf.reshape(qkv, [B, T, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, T, hd]
-        const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, T, hd]
-        const att = attention(q as tf.Tensor4D, k as tf.Tensor4D, v as tf.Tensor4D, m); // [H, B, T, hd]
-        const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * T, D]) as tf.Tensor2D; // [B, T, H, hd] → [BT, D]
+      const pos = S === C ? posEmb : tf.slice(posEmb, [0, 0], [S, D]); // [S, D]
+      const embedded = prefix ? tf.concat([prefix, tf.reshape(tok, [B, T, D])], 1) : tf.reshape(tok, [B, T, D]); // [B, S, D]
+      let x = tf.reshape(tf.add(embedded, pos), [B * S, D]) as tf.Tensor2D; // [BS, D]
+      const m = S === C ? mask : tf.slice(mask, [0, 0], [S, S]); // [S, S]
+      let probs: tf.Tensor4D | undefined;
+      blocks.forEach((blk, l) => {
+        const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b), lopts); // [BS, 3D]
+        // Heads-first layout [3H, B, S, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
+        const heads = tf.transpose(tf.reshape(qkv, [B, S, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, S, hd]
+        const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, S, hd]
+        const att = attention(q as tf.Tensor4D, k as tf.Tensor4D, v as tf.Tensor4D, m); // [H, B, S, hd]
+        if (fopts.returnAttention && l === L - 1) {
+          // softmax(q·kᵀ/√hd + mask) as attention() computes it, [H, B, S, S] → [B, H, S, S].
+          const scores = tf.add(tf.mul(tf.matMul(q as tf.Tensor4D, k as tf.Tensor4D, false, true), 1 / Math.sqrt(hd)), m);
+          probs = tf.transpose(tf.softmax(scores), [1, 0, 2, 3]) as tf.Tensor4D;
+        }
+        const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * S, D]) as tf.Tensor2D; // [B, S, H, hd] → [BS, D]
         x = tf.add(x, blk.out.apply(y, lopts));
-        const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { ...lopts, activation: 'relu' }); // [BT, F]
+        const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { ...lopts, activation: 'relu' }); // [BS, F]
         x = tf.add(x, blk.fc2.apply(h, lopts));
-      }
-      const hf = layerNorm(x, lnF.g, lnF.b); // [BT, D]
+      });
+      // The prefix predicts nothing: only the tokens' positions go through the head.
+      const xt = prefix ? (tf.reshape(tf.slice(tf.reshape(x, [B, S, D]), [0, K, 0], [B, T, D]), [B * T, D]) as tf.Tensor2D) : x; // [BT, D]
+      const hf = layerNorm(xt, lnF.g, lnF.b); // [BT, D]
       const logits = tf.reshape(head.apply(hf, lopts), [B, T, V]) as tf.Tensor3D;
-      if (!valueW) return { logits };
+      const attentionOut = probs ? { attention: probs } : {};
+      if (!valueW) return { logits, ...attentionOut };
       const values = tf.reshape(dense(hf, valueW as tf.Tensor2D, valueB!), [B, T]) as tf.Tensor2D;
-      return { logits, values };
+      return { logits, values, ...attentionOut };
     });
   }
 

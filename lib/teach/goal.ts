@@ -24,11 +24,13 @@ export const GOAL_METRICS: { readonly [N in TrainerName]: readonly string[] } = 
   ppo: ['eval/return', 'eval/success_rate', 'eval/length'],
   self_improve: ['eval/accuracy_target'],
   team: [], // not assignable: see NOT_ASSIGNABLE
+  vision: [], // not assignable: see NOT_ASSIGNABLE
 };
 
 /** Trainers an assignment cannot name, each with the one line that says why (the CLI, /teach/ and the grader print it). */
 export const NOT_ASSIGNABLE: { readonly [N in TrainerName]?: string } = {
   team: 'the team lab cannot be assigned: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates one model, and a team is two',
+  vision: 'the vision lab cannot be assigned yet: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates a text-only TinyLM on text tasks, and the vision model reads pictures',
 };
 
 export class GoalError extends Error {}

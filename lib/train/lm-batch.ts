@@ -4,7 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { generate } from '@/lib/models/generate';
-import type { TinyLM } from '@/lib/models/tiny-lm';
+import type { CausalLM, TinyLM } from '@/lib/models/tiny-lm';
 import type { PromptTask, TaskProblem } from '@/lib/tasks/task';
 import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { correctnessReward, formatReward } from '@/lib/tasks/rewards';
@@ -38,7 +38,7 @@ export function completionBatch(prompts: number[][], completions: number[][], ma
 }
 
 /** Logits for the completion positions only: [B, M, V]. Differentiable; runs inside the caller's tidy. */
-export function completionLogits(model: TinyLM, batch: CompletionBatch, training = true): tf.Tensor3D {
+export function completionLogits(model: Pick<CausalLM, 'forward'>, batch: CompletionBatch, training = true): tf.Tensor3D {
   const { logits, values } = model.forward(batch.input, { training }); // [B, P+M−1, V]
   if (values) values.dispose();
   const [B, L, V] = logits.shape;

@@ -13,6 +13,7 @@ import { ppoPresets, ppoSchema } from './ppo-config';
 import { selfImprovePresets, selfImproveSchema } from './self-improve-config';
 import { sftPresets, sftSchema } from './sft-config';
 import { teamPresets, teamSchema } from './team-config';
+import { visionPresets, visionSchema } from './vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { TrainerFactory } from './trainer';
 
@@ -101,6 +102,16 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('./team-trainer').then((m) => m.teamFactory),
+  }),
+  vision: spec({
+    summary: 'a tiny vision-language model: SFT on described pictures, then GRPO with a correctness reward (count shapes, name colours)',
+    schema: visionSchema,
+    presets: visionPresets,
+    // It builds its own model: the first sft_steps steps are its SFT phase.
+    checkpoint: null,
+    throughput: { metric: 'num_tokens', unit: 'tokens' },
+    accepts: { reward: false, dataset: null },
+    load: () => import('./vision-trainer').then((m) => m.visionFactory),
   }),
 };
 

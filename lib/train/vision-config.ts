@@ -1,0 +1,59 @@
+import type { Presets, Schema } from './config';
+import { grpoSchema } from './grpo-config';
+
+/**
+ * The vision lab: a tiny vision-language model (lib/models/vision-lm.ts) first fine-tuned on described pictures (SFT),
+ * then trained by GRPO (GRPOConfig's names, TRL v1.13) with a correctness reward, as R1-V (Chen et al. 2025) trains a
+ * VLM to count. One trainer step is one SFT step for the first sft_steps, then one GRPO step. The GRPO fields keep
+ * their reasons from grpo-config.ts unless a reason below says why not. Every update is on-policy (num_iterations and
+ * steps_per_generation are 1): the batch's pictures stay with its rows in order.
+ */
+export const visionSchema = {
+  questions: {
+    kind: 'choice',
+    default: 'mixed',
+    choices: ['mixed', 'counting'] as const,
+    reason: '"mixed": how many of a colour, how many of a shape, the colour at a cell; "counting" (the counting preset): only counts, every one spread over the whole picture.',
+  },
+  grid_size: { kind: 'number', default: 4, min: 2, max: 6, integer: true, reason: 'Cells per side, one image token each: 4 × 4 = 16 tokens in front of the question.' },
+  occupancy: { kind: 'number', default: 0.5, min: 0.1, max: 1, reason: 'Chance that a cell holds a shape: half the cells, so counts spread over 0–5 and no single guess is often right.' },
+  use_image: { kind: 'boolean', default: true, reason: 'The policy sees the picture. Off (the text_only preset): the same model and questions with no image tokens, the floor that guessing from the question gives.' },
+  sft_steps: {
+    kind: 'number',
+    default: 300,
+    min: 0,
+    max: 100000,
+    integer: true,
+    reason: 'The first 300 steps are SFT on described pictures (question, right answer): short on purpose, so the model reads the picture a little and GRPO has room to lift it.',
+  },
+  sft_learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'As the SFT lab: a tiny model from scratch tolerates a large step.' },
+  sft_batch_size: { kind: 'number', default: 32, min: 1, max: 512, integer: true, reason: 'As the SFT lab.' },
+  learning_rate: { ...grpoSchema.learning_rate, default: 1e-3, reason: 'GRPO’s rate. Higher than the arithmetic lab’s 3e-4: answers are one or two tokens, so each update moves little.' },
+  per_device_train_batch_size: { ...grpoSchema.per_device_train_batch_size, reason: 'Answers per GRPO step: 8 pictures × 8 answers each.' },
+  num_generations: { ...grpoSchema.num_generations, reason: 'Answers per picture and question (G): the group each answer’s reward is compared with.' },
+  temperature: grpoSchema.temperature,
+  beta: grpoSchema.beta,
+  epsilon: grpoSchema.epsilon,
+  loss_type: grpoSchema.loss_type,
+  scale_rewards: grpoSchema.scale_rewards,
+  max_grad_norm: grpoSchema.max_grad_norm,
+  max_steps: { ...grpoSchema.max_steps, default: 700, reason: 'SFT steps included: 300 of SFT, then 400 of GRPO.' },
+  eval_steps: { ...grpoSchema.eval_steps, default: 50, reason: 'Held-out accuracy every 50 steps, and so at the end of SFT (step 300).' },
+  eval_samples: grpoSchema.eval_samples,
+  seed: grpoSchema.seed,
+} satisfies Schema;
+
+export const visionPresets = {
+  default: {
+    description: 'SFT on described pictures for 300 steps, then GRPO with a correctness reward: held-out accuracy rises above where SFT left it, far above the text-only floor.',
+    overrides: {},
+  },
+  text_only: {
+    description: 'The same model, questions and steps with the picture replaced by nothing: what guessing from the question alone reaches, the floor that shows the default model really looks.',
+    overrides: { use_image: false },
+  },
+  counting: {
+    description: 'A 5 × 5 picture (25 image tokens) and only counting questions: how many of a colour, of a shape, or shapes in all. Each answer depends on every cell, so the policy must attend to the whole picture.',
+    overrides: { questions: 'counting', grid_size: 5 },
+  },
+} satisfies Presets<typeof visionSchema>;

@@ -1,0 +1,298 @@
+/**
+ * The vision lab's trainer: a tiny vision-language model (lib/models/vision-lm.ts) on the picture questions of
+ * lib/tasks/vision.ts, in two phases, one trainer step at a time:
+ *
+ *   steps 1 … sft_steps   SFT on described pictures: cross-entropy on the right answer's tokens (completion only)
+ *   later steps           GRPO (grpo-update.ts, TRL's GRPOTrainer schedule) with a correctness reward: num_generations
+ *                         sampled answers per picture and question, group-relative advantages
+ *
+ * The pictures ride along with their rows: the model is bound to an image slot (bindPictures) that holds the current
+ * batch's patches, so the GRPO update and SFT's loss run the same code as for a text-only TinyLM. Under text_only the
+ * slot stays empty and the model sees only the question.
+ *
+ * Metrics: SFT steps log `sft/loss` and `sft/mean_token_accuracy`; GRPO steps log TRL's names (`loss`, `reward`,
+ * `reward_std`, …) and `completions/mean_length`; every step logs `phase` (0 SFT, 1 GRPO) and `num_tokens`.
+ * Evaluation: greedy held-out `eval/accuracy`, and per question kind `eval/accuracy_<kind>`.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { assignWeights, saveWeights } from '@/lib/models/checkpoint';
+import { configForTask } from '@/lib/models/presets';
+import { bindPictures, createImageSlot, createVisionLM, sampleAnswers, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
+import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
+import { createRng, type Rng } from '@/lib/random';
+import { sftLoss } from '@/lib/rl/sft';
+import { COUNTING_KINDS, createVisionTask, MIXED_KINDS, type VisionProblem, type VisionTask } from '@/lib/tasks/vision';
+import { resolve, type ConfigOf } from './config';
+import { checkGenerationBatch, createGrpoStepper, type Generated, type GrpoStepper, type GrpoUpdateConfig } from './grpo-update';
+import { completionBatch, completionLogits, readScalars, referenceCompletions } from './lm-batch';
+import { adam, optimizerStep, StepTimer } from './optim';
+import type { Metrics } from './run';
+import { inTensorScope, type Keep } from './scope';
+import type { Trainer, TrainerFactory } from './trainer';
+import { visionSchema } from './vision-config';
+import type { VisionGroupSample, VisionInspector } from './vision-inspector';
+
+export type VisionConfig = ConfigOf<typeof visionSchema>;
+
+/** Groups the inspector shows of a step: a few pictures, not the whole batch. */
+export const INSPECTED_GROUPS = 4;
+
+export function resolveVisionConfig(overrides: Record<string, unknown> = {}): VisionConfig {
+  const config = resolve(visionSchema, overrides);
+  checkGenerationBatch({ ...config, steps_per_generation: 1 });
+  return config;
+}
+
+export function visionTaskFor(config: Pick<VisionConfig, 'questions' | 'grid_size' | 'occupancy'>): VisionTask {
+  return createVisionTask({ size: config.grid_size, kinds: config.questions === 'counting' ? COUNTING_KINDS : MIXED_KINDS, occupancy: config.occupancy });
+}
+
+/** The lab's model for a task: the encoder's patch per cell, and an LM whose context holds the image tokens, the prompt and the answer. */
+export function visionModelConfig(task: VisionTask): VisionLMConfig {
+  const P = task.patchGrid * task.patchGrid;
+  const lm = configForTask({ tokenizer: task.tokenizer, promptLength: P + task.promptLength, maxCompletionLength: task.maxCompletionLength });
+  return { lm, encoder: { patch_size: 4, num_channels: 3, patch_grid: task.patchGrid, d_model: lm.d_model } };
+}
+
+/** The GRPO update's settings: on-policy, one update per generation batch (the pictures stay with their rows). */
+function grpoUpdateConfig(config: VisionConfig, maxCompletionLength: number): GrpoUpdateConfig {
+  return {
+    learning_rate: config.learning_rate,
+    beta: config.beta,
+    num_generations: config.num_generations,
+    scale_rewards: config.scale_rewards,
+    num_iterations: 1,
+    steps_per_generation: 1,
+    temperature: config.temperature,
+    loss_type: config.loss_type,
+    importance_sampling_level: 'token',
+    epsilon: config.epsilon,
+    epsilon_high: config.epsilon,
+    max_completion_length: maxCompletionLength,
+    max_grad_norm: config.max_grad_norm,
+    per_device_train_batch_size: config.per_device_train_batch_size,
+  };
+}
+
+export interface VisionTrainer extends Trainer<typeof visionSchema, VisionInspector> {
+  readonly model: VisionLM;
+  readonly task: VisionTask;
+}
+
+/** What the latest step saw, kept as plain data; the inspector adds attention when asked. */
+interface LastStep {
+  phase: 'sft' | 'grpo';
+  problems: VisionProblem[];
+  /** Per problem: its answers as sampled (GRPO), or none yet (SFT: the inspector answers greedily). */
+  answers: { completion: string; reward: number; correct: boolean }[][] | null;
+}
+
+export function createVisionTrainer(model: VisionLM, overrides: Record<string, unknown> = {}): Omit<VisionTrainer, 'save'> {
+  const config = resolveVisionConfig(overrides);
+  const task = visionTaskFor(config);
+  const expected = visionModelConfig(task);
+  if (model.config.encoder.patch_grid !== task.patchGrid || model.lm.config.context_length < expected.lm.context_length || model.lm.config.vocab_size !== expected.lm.vocab_size) {
+    throw new Error(`this model does not fit ${task.patchGrid} × ${task.patchGrid} pictures with the vision questions (patch grid ${model.config.encoder.patch_grid}, context ${model.lm.config.context_length}, vocabulary ${model.lm.config.vocab_size})`);
+  }
+  const tok = task.tokenizer;
+  const G = config.num_generations;
+  const M = task.maxCompletionLength;
+  const P = task.patchGrid * task.patchGrid;
+  const root = createRng(config.seed);
+  const dataRng: Rng = root.fork('vision-problems');
+  const sampleRng: Rng = root.fork('vision-sampling');
+  const testSet = task.testSet(config.eval_samples);
+  const slot = createImageSlot();
+  const policy = bindPictures(model, slot);
+  const sftOptimizer = adam(config.sft_learning_rate);
+  let grpo: GrpoStepper<null> | null = null; // made at the switch: its reference (with beta > 0) is the SFT model
+  let step = 0;
+  let numTokens = 0;
+  let last: LastStep | null = null;
+  let phaseListener: ((phase: string) => void) | null = null;
+
+  /** The problems' pictures as one [N, P, patch_dim] tensor, or null under text_only. */
+  const picturesOf = (problems: VisionProblem[]): tf.Tensor3D | null => {
+    if (!config.use_image) return null;
+    const flat = new Float32Array(problems.length * P * task.patchDim);
+    problems.forEach((p, i) => flat.set(task.patches(p.scene), i * P * task.patchDim));
+    return tf.tensor3d(flat, [problems.length, P, task.patchDim]);
+  };
+  const texts = (completions: number[][]) => completions.map((c) => tok.decode(c));
+
+  async function sftStep(keep: Keep): Promise<Metrics> {
+    const timer = new StepTimer();
+    const problems = task.sample('train', config.sft_batch_size, dataRng);
+    const ref = referenceCompletions(task, problems);
+    const batch = completionBatch(ref.prompts, ref.completions, ref.mask, tok.pad);
+    slot.set(picturesOf(problems));
+    const logged: Record<string, tf.Tensor> = {};
+    const gradNorm = optimizerStep(sftOptimizer, model.trainableVariables(), config.max_grad_norm, () => {
+      const out = sftLoss(completionLogits(policy, batch), batch.targets, batch.mask);
+      logged['sft/loss'] = keep(tf.clone(out.loss));
+      logged['sft/mean_token_accuracy'] = keep(out.meanTokenAccuracy);
+      out.entropy.dispose();
+      return out.loss;
+    }, timer);
+    numTokens += problems.length * (task.promptLength + (config.use_image ? P : 0)) + ref.completions.reduce((s, c) => s + c.length, 0);
+    last = { phase: 'sft', problems: problems.slice(0, INSPECTED_GROUPS), answers: null };
+    return { ...(await readScalars({ ...logged, 'sft/grad_norm': gradNorm })), phase: 0, num_tokens: numTokens, ...timer.metrics() };
+  }
+
+  /** One GRPO generation batch: pictures, G sampled answers each, rewards (1 for the right answer). */
+  async function generateGroups(timer: StepTimer): Promise<Generated<null>> {
+    const base = task.sample('train', config.per_device_train_batch_size / G, dataRng);
+    const problems = base.flatMap((p) => Array<VisionProblem>(G).fill(p));
+    const pictures = picturesOf(problems);
+    slot.set(pictures); // the update below trains on these rows, in this order
+    const prompts = problems.map((p) => task.encodePrompt(p));
+    const gen = await timer.timeAsync('generation', () => sampleAnswers(model, prompts, pictures, { max_completion_length: M, eos_id: tok.eos, pad_id: tok.pad, temperature: config.temperature }, sampleRng));
+    const said = texts(gen.completions);
+    const rewards = said.map((t, i) => Number(gen.finished[i] && t === problems[i].answer));
+    numTokens += problems.length * (task.promptLength + (config.use_image ? P : 0)) + gen.lengths.reduce((a, b) => a + b, 0);
+    last = {
+      phase: 'grpo',
+      problems: base.slice(0, INSPECTED_GROUPS),
+      answers: base.slice(0, INSPECTED_GROUPS).map((_, g) => Array.from({ length: G }, (_, j) => ({ completion: said[g * G + j], reward: rewards[g * G + j], correct: rewards[g * G + j] === 1 }))),
+    };
+    return {
+      batch: { prompts, completions: gen.completions, lossMask: gen.completionMask, rewardsPerFunc: rewards.map((r) => [r]), rewardWeights: [1], pad: tok.pad },
+      metrics: { 'completions/mean_length': gen.lengths.reduce((a, b) => a + b, 0) / gen.lengths.length },
+      samples: null,
+    };
+  }
+
+  async function grpoStep(keep: Keep): Promise<Metrics> {
+    if (!grpo) {
+      phaseListener?.(`GRPO: ${G} answers per picture, rewarded when right`);
+      grpo = createGrpoStepper(policy, grpoUpdateConfig(config, M), generateGroups, root.fork('vision-shuffle'));
+    }
+    const metrics = await grpo.trainStep(keep, () => undefined);
+    return { ...metrics, phase: 1, num_tokens: numTokens };
+  }
+
+  async function trainStep(keep: Keep): Promise<Metrics> {
+    step += 1;
+    if (step === 1 && config.sft_steps > 0) phaseListener?.(`SFT on described pictures (${config.sft_steps} steps)`);
+    return step <= config.sft_steps ? sftStep(keep) : grpoStep(keep);
+  }
+
+  /** Greedy answers to `problems`, in chunks (their pictures made per chunk). */
+  async function greedy(problems: VisionProblem[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < problems.length; i += 100) {
+      const chunk = problems.slice(i, i + 100);
+      const pictures = picturesOf(chunk);
+      try {
+        const gen = await sampleAnswers(model, chunk.map((p) => task.encodePrompt(p)), pictures, { max_completion_length: M, eos_id: tok.eos, pad_id: tok.pad, temperature: 0 }, sampleRng);
+        out.push(...texts(gen.completions).map((t, j) => (gen.finished[j] ? t : `${t}…`)));
+      } finally {
+        pictures?.dispose();
+      }
+    }
+    return out;
+  }
+
+  async function evaluate(): Promise<Metrics> {
+    const said = await greedy(testSet);
+    const right = said.map((t, i) => t === testSet[i].answer);
+    const metrics: Metrics = { 'eval/accuracy': right.filter(Boolean).length / right.length };
+    for (const kind of new Set(testSet.map((p) => p.kind))) {
+      const of = testSet.flatMap((p, i) => (p.kind === kind ? [right[i]] : []));
+      metrics[`eval/accuracy_${kind}`] = of.filter(Boolean).length / of.length;
+    }
+    return metrics;
+  }
+
+  /**
+   * The latest step's groups; for each group's first answer, the last layer's attention (heads averaged) from the
+   * position that predicts the answer's first token over the image tokens, under the weights as they are now.
+   */
+  async function inspect(): Promise<VisionInspector | null> {
+    if (!last) return null;
+    const { phase, problems } = last;
+    const answers = last.answers ?? (await greedy(problems)).map((t, i) => [{ completion: t, reward: Number(t === problems[i].answer), correct: t === problems[i].answer }]);
+    let attention: number[][] | null = null;
+    const pictures = picturesOf(problems);
+    if (pictures) {
+      const q = task.promptLength - 1; // the last prompt token predicts the answer's first token
+      const probs = tf.tidy(() => {
+        const ids = tf.tensor2d(problems.map((p) => task.encodePrompt(p)), [problems.length, task.promptLength], 'int32');
+        const out = model.forward(ids, pictures, { returnAttention: true });
+        const att = out.attention!; // [B, H, P + T, P + T]
+        return tf.mean(tf.slice(att, [0, 0, P + q, 0], [problems.length, att.shape[1], 1, P]), [1, 2]); // [B, P]
+      });
+      const flat = await probs.data();
+      tf.dispose([probs, pictures]);
+      attention = problems.map((_, b) => Array.from(flat.subarray(b * P, (b + 1) * P)));
+    }
+    const groups: VisionGroupSample[] = problems.map((p, b) => ({
+      scene: config.use_image ? p.scene : null,
+      question: p.question,
+      truth: p.answer,
+      answers: answers[b],
+      attention: attention ? attention[b] : null,
+      patchGrid: task.patchGrid,
+    }));
+    return { phase, groups };
+  }
+
+  return {
+    config,
+    model,
+    task,
+    trainStep: () => inTensorScope(trainStep),
+    evaluate: () => inTensorScope(evaluate),
+    inspect: () => inTensorScope(inspect),
+    onPhase(listener) {
+      phaseListener = listener;
+    },
+    dispose() {
+      grpo?.dispose();
+      sftOptimizer.dispose();
+      slot.dispose();
+    },
+  };
+}
+
+/** A vision-lm checkpoint's model (a saved run), its shapes checked against the config it names. */
+function loadVisionLM(bytes: Uint8Array): VisionLM {
+  const file = decodeWeightsFile(bytes);
+  if (file.kind !== 'vision-lm') throw new WeightsFileError(`the file holds a '${file.kind}' model, not a 'vision-lm'`);
+  const config = file.config as unknown as VisionLMConfig;
+  if (!config || typeof config !== 'object' || !config.lm || !config.encoder) throw new WeightsFileError('the file’s config names no language model and image encoder');
+  let model: VisionLM;
+  try {
+    model = createVisionLM(config, 0);
+  } catch (error) {
+    throw new WeightsFileError(`the file’s config is not a vision model: ${(error as Error).message}`);
+  }
+  try {
+    assignWeights(model, file);
+  } catch (error) {
+    model.dispose();
+    throw error;
+  }
+  return model;
+}
+
+/** For the registry: a fresh model (seeded by the run's seed), or a saved run's (--init). */
+export const visionFactory: TrainerFactory<typeof visionSchema, VisionInspector> = async (init, overrides) => {
+  const config = resolveVisionConfig(overrides);
+  const model = init ? loadVisionLM(init) : createVisionLM(visionModelConfig(visionTaskFor(config)), config.seed);
+  let trainer: Omit<VisionTrainer, 'save'>;
+  try {
+    trainer = createVisionTrainer(model, config);
+  } catch (error) {
+    model.dispose();
+    throw error;
+  }
+  const disposeTrainer = trainer.dispose;
+  return Object.assign(trainer, {
+    save: () => saveWeights(model),
+    dispose() {
+      disposeTrainer();
+      model.dispose();
+    },
+  });
+};

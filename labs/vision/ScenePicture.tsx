@@ -15,7 +15,8 @@ function Shape({ shape, colour, x, y }: { shape: VisionShape; colour: VisionColo
   const fill = FILL[colour];
   if (shape === 'square') return <rect x={x + m} y={y + m} width={s} height={s} fill={fill} />;
   if (shape === 'circle') return <circle cx={x + CELL / 2} cy={y + CELL / 2} r={s / 2} fill={fill} />;
-  return <polygon points={`${x + CELL / 2},${y + m} ${x + CELL - m},${y + CELL - m} ${x + m},${y + CELL - m}`} fill={fill} />;
+  // The right triangle the task rasterises (lib/tasks/vision.ts): corner at the bottom left.
+  return <polygon points={`${x + m},${y + m} ${x + CELL - m},${y + CELL - m} ${x + m},${y + CELL - m}`} fill={fill} />;
 }
 
 export type OverlayMode = 'spotlight' | 'heat';

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import type { VisionAnswer, VisionGroupSample, VisionInspector } from '@/lib/train/vision-inspector';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { ScenePicture, type OverlayMode } from './ScenePicture';
-import { describeAttention, pictureName, place } from './scene-text';
+import { describeAttention, pictureName, place, spelled } from './scene-text';
 
 /** One kept step's inspector data (the shell's StepSample<'vision'>, spelled out so the viewer needs only the contract). */
 export interface VisionStep {
@@ -46,7 +46,7 @@ function GroupCard({ group, index }: { group: VisionGroupSample; index: number }
           <span className="vision-question">
             {index + 1}. {group.question}
           </span>{' '}
-          <span className="vision-truth">answer: {group.truth}</span>
+          <span className="vision-truth">answer: {spelled(group.truth)}</span>
           <span className="vision-tally">
             {' '}
             ({right} of {group.answers.length} right)
@@ -97,7 +97,7 @@ function AttentionView({ groups, id }: { groups: VisionGroupSample[]; id: string
         <select id={`${id}-group`} value={index} onChange={(e) => setChosen(Number(e.target.value))}>
           {groups.map((g, i) => (
             <option key={i} value={i}>
-              {i + 1}. {g.question} ({g.truth})
+              {i + 1}. {g.question} ({spelled(g.truth)})
             </option>
           ))}
         </select>

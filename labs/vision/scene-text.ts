@@ -32,8 +32,12 @@ export function describeScene(scene: VisionScene): string {
   return [head, ...rows, shapes === size * size ? 'No cell is empty.' : 'Every other cell is empty.'].join(' ');
 }
 
+/** The task answers "what colour is at …?" with a colour's letter (lib/tasks/vision.ts): the lab spells it out too. */
+const COLOUR_LETTERS: Record<string, string> = { r: 'red', g: 'green', b: 'blue', y: 'yellow' };
+export const spelled = (answer: string) => (answer in COLOUR_LETTERS ? `${answer} (${COLOUR_LETTERS[answer]})` : answer);
+
 /** The question and the verified answer: the picture's accessible name. */
-export const pictureName = (group: Pick<VisionGroupSample, 'question' | 'truth'>) => `Picture for “${group.question}” (the answer is ${group.truth})`;
+export const pictureName = (group: Pick<VisionGroupSample, 'question' | 'truth'>) => `Picture for “${group.question}” (the answer is ${spelled(group.truth)})`;
 
 /** The cells of `scene` that patch (row, column) of a patchGrid × patchGrid grid covers, as [row, column] pairs. */
 export function patchCells(size: number, patchGrid: number, row: number, column: number): [number, number][] {

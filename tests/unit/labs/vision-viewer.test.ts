@@ -8,7 +8,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { VisionGroupSample, VisionScene } from '@/lib/train/vision-inspector';
-import { describeAttention, describeScene, patchCells, rankPatches } from '@/labs/vision/scene-text';
+import { askedCell, describeAttention, describeScene, patchCells, rankPatches } from '@/labs/vision/scene-text';
 import { VisionViewer, type VisionStep } from '@/labs/vision/VisionViewer';
 
 const R = { shape: 'square', colour: 'red' } as const;
@@ -67,6 +67,13 @@ describe('the vision lab’s words for a picture and for attention', () => {
     expect(describeAttention(SCENE, ATTENTION, 3)).toBe(
       '70% of it went to the picture, the rest to the question; most to row 1, column 2 (a red square, 40%), row 3, column 3 (a yellow triangle, 15%), row 3, column 1 (a blue circle, 10%).',
     );
+    // A question that names a cell: what that cell got, and its rank among the patches.
+    expect(askedCell('what colour is at row 3, column 1?')).toEqual([2, 0]);
+    expect(askedCell('how many red?')).toBeNull();
+    expect(describeAttention(SCENE, ATTENTION, 3, 1, 'what colour is at row 3, column 1?')).toBe(
+      '70% of it went to the picture, the rest to the question; most to row 1, column 2 (a red square, 40%). The cell the question names, row 3, column 1, got 10% (3rd of 9 patches).',
+    );
+    expect(describeAttention(SCENE, ATTENTION, 3, 1, 'how many red?')).toBe(describeAttention(SCENE, ATTENTION, 3, 1));
     // Patches of four cells: no single cell to name.
     expect(describeAttention({ size: 4, cells: Array(16).fill(null) }, [0, 0.5, 0, 0], 2, 1)).toBe('50% of it went to the picture, the rest to the question; most to row 1, column 2 (50%).');
   });
@@ -110,6 +117,13 @@ describe('VisionViewer', () => {
     expect(opacities[0]).toBe(0);
     expect(html).toContain(describeAttention(SCENE, ATTENTION, 3));
     expect(html).toMatch(/<td title="row 1, column 2">40%<\/td>/);
+    expect(html).not.toContain('vision-mark');
+  });
+
+  it('outlines the cell a question names in the attention view', () => {
+    const html = render([{ step: 1, data: { phase: 'grpo', groups: [group({ question: 'what colour is at row 3, column 3?', truth: 'y' })] } }]);
+    expect(html.match(/<rect class="vision-mark" x="41" y="41" width="18" height="18"><\/rect>/g)).toHaveLength(1);
+    expect(html).toContain('The cell the question names, row 3, column 3, got 15% (2nd of 9 patches).');
   });
 
   it('under text_only shows no picture and says there is no attention to show', () => {

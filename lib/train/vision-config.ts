@@ -45,15 +45,15 @@ export const visionSchema = {
 
 export const visionPresets = {
   default: {
-    description: 'SFT on described pictures for 800 steps, then GRPO with a correctness reward: held-out accuracy rises above where SFT left it, far above the text-only floor.',
+    description: 'SFT on described pictures for 800 steps, then GRPO with a correctness reward. Measured (wasm, seeds 0, 1, 2): held-out accuracy 50.0%, 48.2%, 44.8% after SFT and 57.0%, 56.8%, 48.0% after GRPO, 3 to 9 points up (short of the 10 the lab aims for), and 26 to 35 points above text_only.',
     overrides: {},
   },
   text_only: {
-    description: 'The same model, questions and steps with the picture replaced by nothing: what guessing from the question alone reaches, the floor that shows the default model really looks.',
+    description: 'The same model, questions and steps with the picture replaced by nothing: what guessing from the question alone reaches (22.2% on seeds 0, 1 and 2), the floor that shows the default model really looks.',
     overrides: { use_image: false },
   },
   counting: {
-    description: 'A 5 × 5 picture (25 image tokens) and only counting questions: how many of a colour, of a shape, or shapes in all. Each answer depends on every cell, so the policy must attend to the whole picture.',
+    description: 'A 5 × 5 picture (25 image tokens) and only counting questions: how many of a colour, of a shape, or shapes in all. Each answer depends on every cell, so the policy must attend to the whole picture. Measured (seed 0): 48.4% after SFT, 43.0% after GRPO (GRPO lowers it here), against 17.4% without the picture; the total count is 93% right, counts of one colour or shape stay near guessing.',
     overrides: { questions: 'counting', grid_size: 5 },
   },
 } satisfies Presets<typeof visionSchema>;

@@ -10,4 +10,5 @@ export const labTeaches: Record<string, string> = {
   'self-improve': 'Expert iteration: sample, filter by a verifier or a majority vote, fine-tune, go harder; why the filter’s precision decides what the model learns.',
   dpo: 'Learning from preference pairs with no reward model: implicit rewards, margins, β, and over-optimisation on a small pair set.',
   team: 'Two policies on one shared reward: group-relative credit for each role, each role trained on its own tokens only, and telling a protocol apart from a lucky team (what messages say, whether the listener reads them).',
+  vision: 'An image encoder whose patches become tokens in front of the question, RL with a verifiable reward on pictures (as R1-V counts objects), reading attention over the picture, and a text-only floor that shows the model really looks.',
 };

@@ -70,6 +70,13 @@ export const labs = [
     chapter: 'beyond-the-calculator',
     trainer: 'team',
   },
+  {
+    slug: 'vision',
+    title: 'A policy that sees: counting shapes in pictures',
+    summary: 'A tiny vision-language model: each picture, a grid of coloured shapes, becomes image tokens in front of the question. SFT on described pictures, then GRPO with a reward for the right answer: see each picture with the policy’s answers marked right and wrong, and where its answer looked. Train text_only, the same model with no picture, for the floor that shows it really looks.',
+    chapter: 'beyond-the-calculator',
+    trainer: 'vision',
+  },
 ] as const satisfies readonly LabEntry[];
 
 /** The lab called `slug`, or undefined. */

@@ -64,12 +64,13 @@ export const stages: Stage[] = [
     id: 'expert',
     title: 'Expert',
     summary:
-      'How training is spread over many GPUs, the 2025–26 research (DAPO, Dr. GRPO, GSPO and more), agents that call tools over several turns, the data that trains them, and agents that remember, try again, teach themselves and work in teams. The remaining exercises ask for the newer losses.',
+      'How training is spread over many GPUs, the 2025–26 research (DAPO, Dr. GRPO, GSPO and more), agents that call tools over several turns, the data that trains them, and agents that remember, try again, teach themselves, work in teams and read pictures. The remaining exercises ask for the newer losses.',
     chapters: ['distributed-training', 'research-2025', 'agent-data', 'beyond-the-calculator'],
     labs: [
       { slug: 'agent', task: 'Train the calculator agent and read which tokens it is trained on; then the memory and reflect presets.' },
       { slug: 'self-improve', task: 'Run the default preset, then majority and sft_only: compare 3-digit accuracy and the kept samples’ precision.' },
       { slug: 'team', task: 'Train a sender and a receiver on one reward, then blank the channel and compare.' },
+      { slug: 'vision', task: 'Train the default preset and look where its answers attend; then compare it with text_only, the same model with no picture.' },
     ],
     exercises: exercisesOf('expert'),
     features: [],

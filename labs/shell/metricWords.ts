@@ -58,6 +58,13 @@ export const METRIC_WORDS: Record<string, string> = {
   kept_precision: 'kept and really right',
   sample_accuracy: 'samples right',
   difficulty: 'difficulty (digits)',
+  'eval/accuracy_count_colour': 'how many of a colour',
+  'eval/accuracy_count_shape': 'how many of a shape',
+  'eval/accuracy_count_all': 'how many shapes',
+  'eval/accuracy_colour_at': 'colour at a cell',
+  'sft/loss': 'SFT loss (cross-entropy)',
+  'sft/mean_token_accuracy': 'answer tokens right',
+  frac_reward_zero_std: 'groups with one reward',
 };
 
 /** A metric's words, or its own name where none are written. */

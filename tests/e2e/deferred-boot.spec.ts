@@ -25,7 +25,7 @@ function collectErrors(page: Page) {
   return errors;
 }
 
-for (const path of ['/', '/chapters/grpo/', '/labs/grpo/', '/labs/ppo/', '/labs/dpo/', '/labs/lora/', '/labs/agent/', '/labs/team/', '/labs/', '/path/', '/references/']) {
+for (const path of ['/', '/chapters/grpo/', '/labs/grpo/', '/labs/ppo/', '/labs/dpo/', '/labs/lora/', '/labs/agent/', '/labs/team/', '/labs/vision/', '/labs/', '/path/', '/references/']) {
   test(`${path}: no framework code runs until the reader moves, then the page hydrates without errors`, async ({ page }) => {
     const errors = collectErrors(page);
     await page.goto(path, { waitUntil: 'load' });

@@ -30,6 +30,7 @@ const LABS: [slug: string, first: string, other: string][] = [
   ['lora', 'lora_r4', 'lora_r1'],
   ['agent', 'default', 'no_tool'],
   ['team', 'default', 'no_message'],
+  ['vision', 'default', 'text_only'],
 ];
 
 for (const [slug, first, other] of LABS) {

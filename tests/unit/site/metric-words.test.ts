@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { METRIC_WORDS, metricWords } from '@/labs/shell/metricWords';
 
-const LABS = ['grpo', 'ppo', 'dpo', 'lora', 'agent'];
+const LABS = ['grpo', 'ppo', 'dpo', 'lora', 'agent', 'vision'];
 
 describe('metric words', () => {
   it('cover every metric in every lab’s charts', () => {

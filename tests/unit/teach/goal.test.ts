@@ -31,6 +31,11 @@ describe('a lab no assignment can name', () => {
   it('refuses the team lab in one line that says why, whatever the goal', () => {
     expect(() => parseGoal('eval/accuracy >= 0.9', 'team')).toThrow(new GoalError('the team lab cannot be assigned: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates one model, and a team is two'));
   });
+
+  it('refuses the vision lab in one line that says why: the grader evaluates a text-only model', () => {
+    expect(() => parseGoal('eval/accuracy >= 0.5', 'vision')).toThrow(GoalError);
+    expect(() => parseGoal('eval/accuracy >= 0.5', 'vision')).toThrow(/^the vision lab cannot be assigned yet: .*text-only TinyLM.*reads pictures$/);
+  });
 });
 
 describe('goalMet', () => {

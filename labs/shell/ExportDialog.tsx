@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
 import { exportMethod, buildProject, type Project } from '@/lib/export/project';
+import { VISION_MODEL } from '@/lib/export/vision';
 import { zipProject } from '@/lib/export/zip';
 import { configProblem, resolve } from '@/lib/train/config';
 import { TRAINERS, type TrainerName } from '@/lib/train/registry';
@@ -67,8 +68,8 @@ export default function ExportDialog({
             <span className="setting-help">{result.project.files.map((f) => f.path).join(', ')}. Then follow its README.md, or <a href={EXPORT_CHAPTER_LINK}>chapter 7’s walk-through</a>.</span>
           </div>
           <p className="inspector-legend">
-            Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for
-            Qwen3-0.6B and names the lab’s in a comment.
+            Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for{' '}
+            {trainer === 'vision' ? VISION_MODEL.split('/')[1] : 'Qwen3-0.6B'} and names the lab’s in a comment.
           </p>
           <div className="inspector-scroll">
             <table className="runs-summary" aria-label="What carries over to TRL">

@@ -23,7 +23,9 @@ export function ExportForTrl({ trainer, settings, preset, customReward }: { trai
           Export for TRL
         </button>
         <span className="setting-help">
-          These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.{' '}
+          {trainer === 'vision'
+            ? 'These settings as a TRL project for the vision-language model Qwen2.5-VL-3B-Instruct on the lab’s own pictures: data, SFT, this run, evaluation, multi-GPU configs.'
+            : 'These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.'}{' '}
           <a href={EXPORT_CHAPTER_LINK}>What the project holds (chapter 7)</a>
         </span>
       </div>

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, exportSettings, type ExportTarget } from '@/lib/export/project';
+import { CELL_PIXELS } from '@/lib/export/vision';
 
 const PYTHON = process.env.EXPORT_SMOKE_PYTHON ?? '';
 const SMOKE = path.resolve('scripts/export/smoke');
@@ -120,6 +121,33 @@ describe('the exported projects, run at toy scale', () => {
     evaluate(dir, 'outputs/agent');
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
   }, 10 * MINUTES);
+
+  it('vision: common.draw_scene draws each shape in its colour in its cell, at CELL_PIXELS a cell', () => {
+    const dir = project('vision');
+    const script = `
+import json, sys
+sys.path.insert(0, ".")
+from common import CELL_PIXELS, draw_scene
+img = draw_scene(2, "rsgc..yt")
+c = CELL_PIXELS // 2
+px = lambda col, row, dx=0, dy=0: list(img.getpixel((col * CELL_PIXELS + c + dx, row * CELL_PIXELS + c + dy)))
+corner = CELL_PIXELS // 8 + 1
+print(json.dumps({"size": img.size, "red": px(0, 0), "green": px(1, 0), "empty": px(0, 1), "yellow": px(1, 1),
+  "circle_corner": list(img.getpixel((CELL_PIXELS + corner, corner))), "square_corner": list(img.getpixel((corner, corner))),
+  "triangle_top_right": list(img.getpixel((2 * CELL_PIXELS - corner - 1, CELL_PIXELS + corner))), "triangle_bottom_left": list(img.getpixel((CELL_PIXELS + corner, 2 * CELL_PIXELS - corner - 1)))}))
+`;
+    const out = run(dir, ['-c', script]);
+    const d = JSON.parse(out.split('\n').find((line) => line.startsWith('{'))!) as Record<string, number[]>;
+    expect(d.size).toEqual([2 * CELL_PIXELS, 2 * CELL_PIXELS]);
+    expect(d.red).toEqual([255, 0, 0]);
+    expect(d.green).toEqual([0, 255, 0]);
+    expect(d.empty).toEqual([0, 0, 0]);
+    expect(d.yellow).toEqual([255, 255, 0]);
+    expect(d.square_corner).toEqual([255, 0, 0]); // a square fills its box
+    expect(d.circle_corner).toEqual([0, 0, 0]); // a disc leaves the corners
+    expect(d.triangle_bottom_left).toEqual([255, 255, 0]); // the lab's triangle: lower left
+    expect(d.triangle_top_right).toEqual([0, 0, 0]);
+  });
 
   it('vision: the lab’s scenes drawn, SFT on described pictures, GRPO with the correctness reward on a Qwen2.5-VL, eval', () => {
     const dir = project('vision');

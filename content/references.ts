@@ -161,6 +161,20 @@ export const references: readonly Reference[] = [
   { id: 'du2023multiagent', authors: 'Du, Y., Li, S., Torralba, A., Tenenbaum, J. B., and Mordatch, I.', year: 2023, title: 'Improving Factuality and Reasoning in Language Models through Multiagent Debate', arxiv: '2305.14325' },
   { id: 'subramaniam2025multiagent', authors: 'Subramaniam, V., Du, Y., Tenenbaum, J. B., Torralba, A., Li, S., and Mordatch, I.', year: 2025, title: 'Multiagent Finetuning: Self Improvement with Diverse Reasoning Chains', arxiv: '2501.05707' },
   { id: 'zhao2025absolute', authors: 'Zhao, A., Wu, Y., Yue, Y., et al.', year: 2025, title: 'Absolute Zero: Reinforced Self-play Reasoning with Zero Data', arxiv: '2505.03335' },
+  { id: 'dosovitskiy2020image', authors: 'Dosovitskiy, A., Beyer, L., Kolesnikov, A., et al.', year: 2020, title: 'An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale', arxiv: '2010.11929' },
+  { id: 'liu2023visual', authors: 'Liu, H., Li, C., Wu, Q., and Lee, Y. J.', year: 2023, title: 'Visual Instruction Tuning', note: 'NeurIPS 2023', arxiv: '2304.08485' },
+  { id: 'radford2021learning', authors: 'Radford, A., Kim, J. W., Hallacy, C., et al.', year: 2021, title: 'Learning Transferable Visual Models From Natural Language Supervision', note: 'CLIP', arxiv: '2103.00020' },
+  { id: 'liu2023improved', authors: 'Liu, H., Li, C., Li, Y., and Lee, Y. J.', year: 2023, title: 'Improved Baselines with Visual Instruction Tuning', note: 'LLaVA-1.5', arxiv: '2310.03744' },
+  { id: 'wang2024qwen2vl', authors: 'Wang, P., Bai, S., Tan, S., et al.', year: 2024, title: "Qwen2-VL: Enhancing Vision-Language Model's Perception of the World at Any Resolution", arxiv: '2409.12191' },
+  { id: 'bai2025qwen25vl', authors: 'Bai, S., Chen, K., Liu, X., et al.', year: 2025, title: 'Qwen2.5-VL Technical Report', arxiv: '2502.13923' },
+  { id: 'chen2025r1v', authors: 'Chen, L., Li, L., Zhao, H., Song, Y., and Vinci', year: 2025, title: 'R1-V: Reinforcing Super Generalization Ability in Vision-Language Models with Less Than $3', note: 'README, training and evaluation code', url: 'https://github.com/Deep-Agent/R1-V' },
+  { id: 'johnson2017clevr', authors: 'Johnson, J., Hariharan, B., van der Maaten, L., et al.', year: 2017, title: 'CLEVR: A Diagnostic Dataset for Compositional Language and Elementary Visual Reasoning', note: 'CVPR 2017', arxiv: '1612.06890' },
+  { id: 'liu2025visualrft', authors: 'Liu, Z., Sun, Z., Zang, Y., et al.', year: 2025, title: 'Visual-RFT: Visual Reinforcement Fine-Tuning', arxiv: '2503.01785' },
+  { id: 'shen2025vlmr1', authors: 'Shen, H., Liu, P., Li, J., et al.', year: 2025, title: 'VLM-R1: A Stable and Generalizable R1-style Large Vision-Language Model', arxiv: '2504.07615' },
+  { id: 'openai2025thinking', authors: 'OpenAI', year: 2025, title: 'Thinking with images', note: 'o3 and o4-mini, April 2025', url: 'https://openai.com/index/thinking-with-images/' },
+  { id: 'zheng2025deepeyes', authors: 'Zheng, Z., Yang, M., Hong, J., et al.', year: 2025, title: 'DeepEyes: Incentivizing "Thinking with Images" via Reinforcement Learning', arxiv: '2505.14362' },
+  { id: 'zhang2025chain', authors: 'Zhang, X., Gao, Z., Zhang, B., et al.', year: 2025, title: 'Chain-of-Focus: Adaptive Visual Search and Zooming for Multimodal Reasoning via RL', note: 'later version: Adaptive Chain-of-Focus Reasoning via Dynamic Visual Search and Zooming for Efficient VLMs', arxiv: '2505.15436' },
+  { id: 'hong2025deepeyesv2', authors: 'Hong, J., Zhao, C., Zhu, C., et al.', year: 2025, title: 'DeepEyesV2: Toward Agentic Multimodal Model', arxiv: '2511.05271' },
 ];
 
 /** The link a reference is cited by: its arXiv abstract page, or its URL. */

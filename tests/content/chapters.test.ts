@@ -124,7 +124,7 @@ describe('every chapter', () => {
 });
 
 describe('chapter 10, beyond the calculator', () => {
-  it('has at least 2,500 words of prose, a comparison table, math, quizzes, references, and the closing section the next sections go before', () => {
+  it('has at least 2,500 words of prose, a comparison table, math, quizzes, references, and perception as its last section', () => {
     const tenth = compiled.find((c) => c.meta.slug === 'beyond-the-calculator')!;
     expect(tenth.meta.number).toBe(10);
     expect(tenth.meta.words).toBeGreaterThanOrEqual(2500);
@@ -133,7 +133,22 @@ describe('chapter 10, beyond the calculator', () => {
     expect(tenth.code).toContain('katex-display');
     expect(tenth.code).toContain('References');
     const headings = tenth.headings.filter((h) => h.depth === 2).map((h) => h.id);
-    expect(headings.at(-1)).toBe('what-this-chapter-has-not-trained-yet');
+    expect(headings.at(-1)).toBe('perception-a-policy-that-sees');
+  });
+
+  it('says perception is trained now: the map, the takeaways and chapter 1 link the vision lab and its text_only floor', () => {
+    const tenth = fs.readFileSync('content/chapters/10-beyond-the-calculator.mdx', 'utf8');
+    const first = fs.readFileSync('content/chapters/01-agentic-rl.mdx', 'utf8');
+    const row = (source: string) => source.split('\n').find((line) => line.startsWith('| Perception |'));
+    for (const source of [tenth, first]) {
+      expect(row(source)).toContain('(/labs/vision/');
+      expect(row(source)).toContain('(/labs/vision/?preset=text_only)');
+    }
+    const tenthCompiled = compiled.find((c) => c.meta.slug === 'beyond-the-calculator')!;
+    expect(tenthCompiled.meta.labs).toContain('vision');
+    expect(tenthCompiled.labs).toContain('vision');
+    // What the chapters said while no lab trained it.
+    for (const source of [tenth, first]) expect(source).not.toMatch(/no lab for perception|Perception has no lab|has not trained yet|five of the six/i);
   });
 });
 

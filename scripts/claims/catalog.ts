@@ -66,9 +66,9 @@ const SELF_IMPROVE_ROUNDS = 6;
 const targetAfterRounds = (h: LogLine[]) => [evalAt(h, 1)['eval/accuracy_target'], last(h)['eval/accuracy_target']] as const;
 const roundSeries = (h: LogLine[], metric: string) => trains(h).filter((l) => metric in l.metrics).map((l) => l.metrics[metric]);
 
-/** A vision run as the lab runs it (2,000 steps, SFT's 800 included), evaluated every 200 steps, so at the end of SFT too. */
+/** A vision run as the lab runs it (1,600 steps, SFT's 800 included), evaluated every 200 steps, so at the end of SFT too. */
 const VISION_SFT_STEPS = 800;
-const vision = (preset: string, seed: number): ClaimRun => ({ trainer: 'vision', preset, overrides: { seed }, steps: 2000, evalEvery: 200 });
+const vision = (preset: string, seed: number): ClaimRun => ({ trainer: 'vision', preset, overrides: { seed }, steps: 1600, evalEvery: 200 });
 
 const grpo = (steps: number, overrides: Record<string, unknown> = {}, preset?: string): ClaimRun => ({ trainer: 'grpo', preset, overrides, steps, evalEvery: steps });
 

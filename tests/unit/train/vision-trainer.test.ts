@@ -20,6 +20,14 @@ const SMALL = { grid_size: 2, per_device_train_batch_size: 16, num_generations: 
 const start = async (overrides: Record<string, unknown> = {}) => (await startTrainer('vision', { overrides: { ...SMALL, ...overrides } })).trainer as VisionTrainer;
 
 describe('vision trainer', () => {
+  it('defaults: 800 SFT steps then 800 GRPO steps, each GRPO step as many pictures as an SFT step (32), 8 answers each', async () => {
+    const { resolveVisionConfig } = await import('@/lib/train/vision-trainer');
+    const c = resolveVisionConfig();
+    expect([c.sft_steps, c.max_steps - c.sft_steps]).toEqual([800, 800]);
+    expect([c.per_device_train_batch_size / c.num_generations, c.num_generations]).toEqual([c.sft_batch_size, 8]);
+    expect(c.sft_steps % c.eval_steps).toBe(0); // an evaluation at the end of SFT: the claim's starting point
+  });
+
   it('runs SFT steps, then GRPO steps, with flat tf.memory().numTensors', async () => {
     const trainer = await start({ sft_steps: 2 });
     const first = await trainer.trainStep(); // SFT burn-in: Adam makes its slots

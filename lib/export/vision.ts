@@ -28,6 +28,7 @@ import { createRng } from '@/lib/random';
 import { COUNTING_KINDS, createVisionTask, MIXED_KINDS, type VisionProblem } from '@/lib/tasks/vision';
 import type { FieldValue } from '@/lib/train/config';
 import { ACCELERATE_CONFIGS } from './accelerate';
+import { BATCH_LAYOUT_PY } from './python/common';
 import { batchLayout, LR_WARNING, type Kwarg, type Row, type Status } from './mapping';
 import { code, float, kwargLines, py, shortNumber } from './py';
 import { mappingMarkdown } from './readme';
@@ -331,14 +332,7 @@ def prompt(row: dict) -> list:
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": row["question"].capitalize()}]
 
 
-def batch_layout(batch: int, micro_batch_cap: int) -> tuple[int, int]:
-    """The lab's examples per optimizer step on WORLD_SIZE processes: (per-device micro-batch, accumulation steps)."""
-    processes = int(os.environ.get("WORLD_SIZE", "1"))
-    if batch % processes:
-        raise SystemExit(f"The lab's batch of {batch} examples per optimizer step does not split over {processes} processes: use a number of GPUs that divides {batch}.")
-    share = batch // processes
-    micro = max(d for d in range(1, min(share, micro_batch_cap) + 1) if share % d == 0)
-    return micro, share // micro
+${BATCH_LAYOUT_PY}
 
 
 def completion_text(completion) -> str:

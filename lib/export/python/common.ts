@@ -11,6 +11,21 @@ import { DATASET, MODEL, MODEL_ALTERNATIVE } from '../versions';
 export const SYSTEM_PROMPT = "Solve the math problem step by step. End your reply with the final answer on its own line, as '#### <number>'.";
 export const TOOL_PROMPT = `${SYSTEM_PROMPT} You can call the calculator tool for any arithmetic.`;
 
+/** The lab's batch per optimizer step split over WORLD_SIZE processes, in Python: every project's common.py has it. */
+export const BATCH_LAYOUT_PY = `def batch_layout(batch: int, micro_batch_cap: int) -> tuple[int, int]:
+    """The lab's examples per optimizer step on this run's processes: (per-device micro-batch, accumulation steps).
+
+    accelerate launch starts one process per GPU and sets WORLD_SIZE; python alone is one process. Each process takes
+    batch / processes examples per optimizer step, in micro-batches of at most micro_batch_cap, so the optimizer sees
+    the lab's batch on 1, 2 or 8 GPUs alike (lib/export/mapping.ts batchLayout computes the same).
+    """
+    processes = int(os.environ.get("WORLD_SIZE", "1"))
+    if batch % processes:
+        raise SystemExit(f"The lab's batch of {batch} examples per optimizer step does not split over {processes} processes: use a number of GPUs that divides {batch}.")
+    share = batch // processes
+    micro = max(d for d in range(1, min(share, micro_batch_cap) + 1) if share % d == 0)
+    return micro, share // micro`;
+
 const constantsIn = (plan: Plan, file: string) =>
   Object.entries(plan.constants)
     .filter(([, c]) => c.file === file)
@@ -146,19 +161,7 @@ SYSTEM_PROMPT = ${py(agent ? TOOL_PROMPT : SYSTEM_PROMPT)}
 ${constantsIn(plan, 'common.py')}${agent && !plan.constants.TOOL_FAILURE_RATE ? '\nTOOL_FAILURE_RATE = 0  # the calculator never fails at random' : ''}
 
 
-def batch_layout(batch: int, micro_batch_cap: int) -> tuple[int, int]:
-    """The lab's examples per optimizer step on this run's processes: (per-device micro-batch, accumulation steps).
-
-    accelerate launch starts one process per GPU and sets WORLD_SIZE; python alone is one process. Each process takes
-    batch / processes examples per optimizer step, in micro-batches of at most micro_batch_cap, so the optimizer sees
-    the lab's batch on 1, 2 or 8 GPUs alike (lib/export/mapping.ts batchLayout computes the same).
-    """
-    processes = int(os.environ.get("WORLD_SIZE", "1"))
-    if batch % processes:
-        raise SystemExit(f"The lab's batch of {batch} examples per optimizer step does not split over {processes} processes: use a number of GPUs that divides {batch}.")
-    share = batch // processes
-    micro = max(d for d in range(1, min(share, micro_batch_cap) + 1) if share % d == 0)
-    return micro, share // micro
+${BATCH_LAYOUT_PY}
 
 
 def answer_number(gsm8k_answer: str) -> str:

@@ -32,6 +32,16 @@ export interface ForwardOptions {
   returnAttention?: boolean;
 }
 
+/**
+ * What a training update needs of a policy: a forward over token ids, its variables, and a frozen copy (the KL
+ * reference). A TinyLM is one; so is the vision lab's model bound to a batch's pictures (vision-lm.ts bindPictures).
+ */
+export interface TrainablePolicy {
+  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
+  trainableVariables(): tf.Variable[];
+  clone(): TrainablePolicy & { dispose(): void };
+}
+
 /** The minimal surface generation needs; TinyLM satisfies it. */
 export interface CausalLM {
   readonly config: { vocab_size: number; context_length: number };

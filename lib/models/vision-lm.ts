@@ -12,7 +12,7 @@ import type { Rng } from '@/lib/random';
 import type { TinyLMConfig } from './config';
 import { createImageEncoder, numPatches, type ImageEncoder, type ImageEncoderConfig } from './image-encoder';
 import { sampleToken } from './sampling';
-import { createTinyLM, type ForwardOptions, type LMOutput, type TinyLM } from './tiny-lm';
+import { createTinyLM, type ForwardOptions, type LMOutput, type TinyLM, type TrainablePolicy } from './tiny-lm';
 
 export interface VisionLMConfig {
   lm: TinyLMConfig;
@@ -78,13 +78,8 @@ function visionLM(config: VisionLMConfig, encoder: ImageEncoder, lm: TinyLM): Vi
   return model;
 }
 
-/** The forward / variables / reference-copy surface the GRPO update (lib/train/grpo-update.ts) trains through. */
-export interface BoundPolicy {
-  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
-  trainableVariables(): tf.Variable[];
-  clone(): BoundPolicy & { dispose(): void };
-  dispose(): void;
-}
+/** The model as the GRPO update (lib/train/grpo-update.ts) and SFT's loss train it, and disposable. */
+export type BoundPolicy = TrainablePolicy & { dispose(): void };
 
 /** Which pictures the rows of the next forward passes belong to (one per row, in order; null: no picture). */
 export interface ImageSlot {

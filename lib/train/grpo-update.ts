@@ -13,7 +13,7 @@
  * no clip (nor GSPO's sequence ratio) can act; from the second slice on, the policy has moved and the ratio leaves 1.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { LMOutput } from '@/lib/models/tiny-lm';
+import type { TrainablePolicy } from '@/lib/models/tiny-lm';
 import type { Rng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
@@ -30,16 +30,6 @@ export type GrpoUpdateConfig = Pick<
   | 'loss_type' | 'importance_sampling_level' | 'epsilon' | 'epsilon_high' | 'max_completion_length' | 'max_grad_norm'
   | 'per_device_train_batch_size'
 >;
-
-/**
- * What the update trains: a TinyLM, or any model with the same forward over token ids (the vision lab's model, bound
- * to the batch's pictures). clone() is the frozen reference for the KL term.
- */
-export interface PolicyModel {
-  forward(ids: tf.Tensor2D, opts?: { training?: boolean }): LMOutput;
-  trainableVariables(): tf.Variable[];
-  clone(): PolicyModel & { dispose(): void };
-}
 
 export interface GroupBatch {
   /** [N] prompts of equal length, each repeated num_generations times in a row. */
@@ -126,7 +116,7 @@ export function checkGenerationBatch(config: Pick<GrpoUpdateConfig, 'per_device_
   }
 }
 
-export function createGrpoStepper<S>(model: PolicyModel, config: GrpoUpdateConfig, generate: (timer: StepTimer) => Promise<Generated<S>>, shuffleRng: Rng): GrpoStepper<S> {
+export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateConfig, generate: (timer: StepTimer) => Promise<Generated<S>>, shuffleRng: Rng): GrpoStepper<S> {
   checkGenerationBatch(config);
   // The reference is a frozen copy of the starting policy; without a KL term TRL does not need one.
   const reference = config.beta > 0 ? model.clone() : null;
@@ -151,7 +141,7 @@ export function createGrpoStepper<S>(model: PolicyModel, config: GrpoUpdateConfi
     const batch = completionBatch(g.prompts, g.completions, g.lossMask, g.pad);
     const rewards = tf.tensor2d(g.rewardsPerFunc, [N, g.rewardWeights.length]);
     const adv = grpoAdvantages(rewards, { numGenerations: config.num_generations, rewardWeights: g.rewardWeights, scaleRewards: config.scale_rewards });
-    const noGrad = (m: PolicyModel) => timer.time('reference', () => tf.tidy(() => completionLogprobs(completionLogits(m, batch, false), batch.targets, config.temperature)));
+    const noGrad = (m: TrainablePolicy) => timer.time('reference', () => tf.tidy(() => completionLogprobs(completionLogits(m, batch, false), batch.targets, config.temperature)));
     // Off-policy updates need the sampling policy's log-probs, taken now, before any update; on-policy ones use
     // logps.detach() (ratio exactly 1), as TRL does.
     const oldLogps = offPolicy ? noGrad(model) : undefined;

@@ -41,7 +41,7 @@ export const visionSchema = {
   loss_type: grpoSchema.loss_type,
   scale_rewards: grpoSchema.scale_rewards,
   max_grad_norm: grpoSchema.max_grad_norm,
-  max_steps: { ...grpoSchema.max_steps, default: 1600, reason: 'SFT steps included: 800 of SFT, then 800 of GRPO (32 pictures a step, about 100 ms a step on wasm): measured, the whole run takes 90 s on 2 lightly loaded cores, within the 3 minutes the lab allows.' },
+  max_steps: { ...grpoSchema.max_steps, default: 1600, reason: 'SFT steps included: 800 of SFT, then 800 of GRPO (32 pictures a step): npm run record:runs measured 82.7 ms a step on wasm and 87 s for the whole run on a 2-core machine, within the 3 minutes the lab allows.' },
   eval_steps: { ...grpoSchema.eval_steps, default: 200, reason: 'Held-out accuracy every 200 steps, and so at the end of SFT (step 800).' },
   eval_samples: { ...grpoSchema.eval_samples, default: 500, reason: '500 held-out pictures and questions: accuracy to about ±2 points (a greedy evaluation costs well under a second).' },
   seed: grpoSchema.seed,
@@ -49,7 +49,7 @@ export const visionSchema = {
 
 export const visionPresets = {
   default: {
-    description: 'SFT on described pictures for 800 steps, then 800 GRPO steps of 32 pictures × 8 answers with a correctness reward. Measured (wasm, seeds 0, 1, 2): held-out accuracy 50.0%, 48.2%, 44.8% after SFT and 65.6%, 71.2%, 56.4% after GRPO, 16, 23 and 12 points up, most of it in counting one colour (54–63% → 85–94%); the curve is noisy (seed 0 was only 7 points up at step 1,400). 34 to 48 points above text_only (22.2%, 22.8%, 22.2%).',
+    description: 'SFT on described pictures for 800 steps, then 800 GRPO steps of 32 pictures × 8 answers with a correctness reward. Measured (wasm, seeds 0, 1, 2): held-out accuracy 50.0%, 48.2%, 44.8% after SFT and 65.6%, 71.2%, 56.4% after GRPO, 15.6, 23 and 11.6 points up; 34 to 48 points above text_only (22.2%, 22.8%, 22.2%). Claims vision-grpo-lifts and vision-sees (npm run claims).',
     overrides: {},
   },
   text_only: {
@@ -57,7 +57,7 @@ export const visionPresets = {
     overrides: { use_image: false },
   },
   counting: {
-    description: 'A 5 × 5 picture (25 image tokens) and only counting questions: how many of a colour, of a shape, or shapes in all. Each answer depends on every cell, so the policy must attend to the whole picture. Measured (seed 0): 48.4% after SFT and 46.6% after GRPO: GRPO does not lift this preset. The total count is 97% right from SFT on; counts of one colour or shape stay near guessing (22%), and by the end 76% of the groups’ 8 answers all agree, so few groups carry a signal. Without the picture: 17.4%.',
+    description: 'A 5 × 5 picture (25 image tokens) and only counting questions: how many of a colour, of a shape, or shapes in all. Each answer depends on every cell, so the policy must attend to the whole picture. Measured (seed 0): 48.4% after SFT and 46.6% after GRPO: GRPO does not lift this preset. By the end the total count is 97% right, while counts of one colour or one shape stay near guessing (22.3%, 21.7%). Without the picture: 17.4%. Claim vision-counting (npm run claims).',
     overrides: { questions: 'counting', grid_size: 5 },
   },
 } satisfies Presets<typeof visionSchema>;

@@ -111,13 +111,19 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   let last: LastStep | null = null;
   let phaseListener: ((phase: string) => void) | null = null;
 
-  /** The problems' pictures as one [N, P, patch_dim] tensor, or null under text_only. */
+  /** The problems' pictures as one [N, P, patch_dim] tensor, or null under text_only (a problem repeated for its group is drawn once). */
   const picturesOf = (problems: VisionProblem[]): tf.Tensor3D | null => {
     if (!config.use_image) return null;
     const flat = new Float32Array(problems.length * P * task.patchDim);
-    problems.forEach((p, i) => flat.set(task.patches(p.scene), i * P * task.patchDim));
+    const drawn = new Map<VisionProblem, Float32Array>();
+    problems.forEach((p, i) => {
+      if (!drawn.has(p)) drawn.set(p, task.patches(p.scene));
+      flat.set(drawn.get(p)!, i * P * task.patchDim);
+    });
     return tf.tensor3d(flat, [problems.length, P, task.patchDim]);
   };
+  /** Tokens the model reads for `rows` prompts (image tokens included) plus the completions' tokens. */
+  const tokensRead = (rows: number, completionTokens: number) => rows * (task.promptLength + (config.use_image ? P : 0)) + completionTokens;
   const texts = (completions: number[][]) => completions.map((c) => tok.decode(c));
 
   async function sftStep(keep: Keep): Promise<Metrics> {
@@ -134,7 +140,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
       out.entropy.dispose();
       return out.loss;
     }, timer);
-    numTokens += problems.length * (task.promptLength + (config.use_image ? P : 0)) + ref.completions.reduce((s, c) => s + c.length, 0);
+    numTokens += tokensRead(problems.length, ref.completions.reduce((s, c) => s + c.length, 0));
     last = { phase: 'sft', problems: problems.slice(0, INSPECTED_GROUPS), answers: null };
     return { ...(await readScalars({ ...logged, 'sft/grad_norm': gradNorm })), phase: 0, num_tokens: numTokens, ...timer.metrics() };
   }
@@ -149,7 +155,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
     const gen = await timer.timeAsync('generation', () => sampleAnswers(model, prompts, pictures, { max_completion_length: M, eos_id: tok.eos, pad_id: tok.pad, temperature: config.temperature }, sampleRng));
     const said = texts(gen.completions);
     const rewards = said.map((t, i) => Number(gen.finished[i] && t === problems[i].answer));
-    numTokens += problems.length * (task.promptLength + (config.use_image ? P : 0)) + gen.lengths.reduce((a, b) => a + b, 0);
+    numTokens += tokensRead(problems.length, gen.lengths.reduce((a, b) => a + b, 0));
     last = {
       phase: 'grpo',
       problems: base.slice(0, INSPECTED_GROUPS),

@@ -40,7 +40,8 @@ describe('vision trainer', () => {
     expect(tf.memory().numTensors).toBe(before);
     const grpo = await trainer.trainStep(); // GRPO burn-in: its own Adam's slots, the batch's pictures
     expect(grpo).toMatchObject({ phase: 1 });
-    expect(grpo.reward).toBeGreaterThanOrEqual(0);
+    expect(grpo.reward).toBeGreaterThanOrEqual(0); // a share of right answers: 0 to 1
+    expect(grpo.reward).toBeLessThanOrEqual(1);
     expect('sft/loss' in grpo).toBe(false);
     const afterSwitch = tf.memory().numTensors;
     for (let i = 0; i < 3; i++) await trainer.trainStep();

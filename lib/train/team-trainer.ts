@@ -26,7 +26,7 @@ import { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 import { TEAM_MAX_MESSAGE_LENGTH, teamSchema } from './team-config';
-import type { Trainer, TrainerFactory } from './trainer';
+import { ownModel, type Trainer, type TrainerFactory } from './trainer';
 
 export type TeamConfig = ConfigOf<typeof teamSchema>;
 
@@ -345,19 +345,6 @@ export const teamFactory: TrainerFactory<typeof teamSchema, TeamSamples> = async
   const config = resolveTeamConfig(overrides);
   const task = createTeamTask();
   const models = initialTeamModels(task, config, init);
-  let trainer: Omit<TeamTrainer, 'save'>;
-  try {
-    trainer = createTeamTrainer(models, task, config);
-  } catch (error) {
-    models.dispose();
-    throw error;
-  }
-  const disposeSteppers = trainer.dispose;
-  return Object.assign(trainer, {
-    save: () => saveWeights(models),
-    dispose() {
-      disposeSteppers();
-      models.dispose();
-    },
-  });
+  const trainer = await ownModel(models, (m) => createTeamTrainer(m, task, config));
+  return Object.assign(trainer, { save: () => saveWeights(models) });
 };

@@ -28,7 +28,7 @@ import { completionBatch, completionLogits, readScalars, referenceCompletions } 
 import { adam, optimizerStep, StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
-import type { Trainer, TrainerFactory } from './trainer';
+import { ownModel, type Trainer, type TrainerFactory } from './trainer';
 import { visionSchema } from './vision-config';
 import type { VisionGroupSample, VisionInspector } from './vision-inspector';
 
@@ -286,19 +286,6 @@ function loadVisionLM(bytes: Uint8Array): VisionLM {
 export const visionFactory: TrainerFactory<typeof visionSchema, VisionInspector> = async (init, overrides) => {
   const config = resolveVisionConfig(overrides);
   const model = init ? loadVisionLM(init) : createVisionLM(visionModelConfig(visionTaskFor(config)), config.seed);
-  let trainer: Omit<VisionTrainer, 'save'>;
-  try {
-    trainer = createVisionTrainer(model, config);
-  } catch (error) {
-    model.dispose();
-    throw error;
-  }
-  const disposeTrainer = trainer.dispose;
-  return Object.assign(trainer, {
-    save: () => saveWeights(model),
-    dispose() {
-      disposeTrainer();
-      model.dispose();
-    },
-  });
+  const trainer = await ownModel(model, (m) => createVisionTrainer(m, config));
+  return Object.assign(trainer, { save: () => saveWeights(model) });
 };

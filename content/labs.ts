@@ -3,9 +3,9 @@
  * index and a sitemap line, and can be embedded in a chapter with <LabEmbed lab="<slug>" />. Its UI is the default
  * export of labs/<slug>/Lab.tsx, which labs/LabLoader.tsx loads as a chunk of its own only when the lab is opened
  * (pages read this file on the server, so it holds data only: an import() here would attach every lab's code to
- * every page that lists the labs). Its trainer (schema, presets, checkpoint) comes from lib/train/registry.ts.
+ * every page that lists the labs). Its trainer (schema, presets, checkpoint) comes from lib/spec/registry.ts.
  */
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 
 export interface LabEntry {
   slug: string;

@@ -15,7 +15,7 @@ import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { formatDue } from '@/lib/teach/due';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import { errorMessage } from '@/lib/errors';
 import { integerFlag, parseFlags, readFlagFile, UsageError } from './cli';
 

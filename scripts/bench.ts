@@ -1,8 +1,8 @@
 /**
  * npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
  *
- * A benchmark, not a timed test. For each backend and each trainer of lib/train/registry.ts it starts the trainer
- * exactly as the CLI and the labs do (lib/train/start.ts), runs warm-up steps (Adam creates its slots), then timed
+ * A benchmark, not a timed test. For each backend and each trainer of lib/spec/registry.ts it starts the trainer
+ * exactly as the CLI and the labs do (lib/spec/start.ts), runs warm-up steps (Adam creates its slots), then timed
  * steps, and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
  * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
  * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { BACKEND_ORDER, selectBackend, type BackendName } from '@/lib/tf/backend';
-import { checkpointFor, TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { checkpointFor, TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { Metrics } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';

@@ -13,7 +13,7 @@
 import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
 import fs from 'node:fs';
 import { REWARD_MAX_SOURCE_BYTES, REWARD_WEIGHT_DEFAULT, REWARD_WEIGHT_MAX } from '@/lib/tasks/custom-reward';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 import { buildProject, EXPORT_TARGETS, exportMethod, exportSettings } from '@/lib/export/project';
 import { errorMessage } from '@/lib/errors';
 import { parseFlags, UsageError } from './cli';

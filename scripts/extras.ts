@@ -6,7 +6,7 @@ import { describeFailure, type CodeSandbox } from '@/lib/sandbox/outcome';
 import { REWARD_MAX_SOURCE_BYTES, REWARD_TIME_LIMIT_MS, REWARD_WEIGHT_DEFAULT, REWARD_WEIGHT_MAX, RewardCodeError, sandboxedReward } from '@/lib/tasks/custom-reward';
 import { checkFits, DATASET_MAX_BYTES, DatasetError, parseDataset } from '@/lib/tasks/dataset';
 import { datasetLimits } from '@/lib/train/dataset-task';
-import { TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { TrainerExtras } from '@/lib/train/trainer';
 import { readFlagFile, UsageError } from './cli';
 

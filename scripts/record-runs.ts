@@ -3,7 +3,7 @@
  *
  * Records what the home page and the labs index show, from real seeded runs: each lab's first preset (the one its
  * page starts with), seed 0, on the wasm backend, started exactly as the CLI and the labs start a trainer
- * (lib/train/start.ts), run to its max_steps under the same loop (TrainingRun) with the lab's own evaluations.
+ * (lib/spec/start.ts), run to its max_steps under the same loop (TrainingRun) with the lab's own evaluations.
  *
  *  - content/home-run.json: the GRPO lab's run, every log line under the CLI's metric names (the home page's chart).
  *  - content/lab-times.json: for every lab, how long its default run takes: set-up (the checkpoint, the first
@@ -19,9 +19,9 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { labPresets, labs } from '@/content/labs';
 import { ownEntry } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { errorMessage } from '@/lib/errors';
 import type { HomeRun, LabTime, LabTimes } from '@/content/recorded-runs';
 import { parseFlags, UsageError } from './cli';

@@ -10,9 +10,9 @@
  */
 import fs from 'node:fs';
 import { presetSettings } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { SELF_IMPROVE_PRESETS, type SelfImproveRuns } from '@/content/self-improve-runs';
 
 import { parseFlags, UsageError } from './cli';

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '@/lib/errors';
 import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES } from '@/lib/train/registry';
+import { TRAINER_NAMES } from '@/lib/spec/registry';
 import { checkPlan, finalMetrics, parseAxis, parseSeeds, planSweep, summarize, sweepCsv, SweepError, type SweepResult } from '@/lib/train/sweep';
 import { integerFlag, nodeBackendFlag, parseFlags, UsageError } from './cli';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
@@ -98,7 +98,7 @@ async function main() {
     return;
   }
   const { name, axes, runs, backend, csv, extras } = options;
-  const [tf, { startTrainer }, { TrainingRun }] = await Promise.all([import('@tensorflow/tfjs'), import('@/lib/train/start'), import('@/lib/train/run')]);
+  const [tf, { startTrainer }, { TrainingRun }] = await Promise.all([import('@tensorflow/tfjs'), import('@/lib/spec/start'), import('@/lib/train/run')]);
   const metric = name === 'ppo' ? 'eval/return' : 'eval/accuracy';
   const results: SweepResult[] = [];
   const label = (values: FieldValue[], seed: number) => [...axes.map((a, i) => `${a.field}=${String(values[i])}`), `seed=${seed}`].join(' ');

@@ -4,7 +4,7 @@
  *                  [--reward FILE.js [--reward-weight W]] [--dataset FILE.jsonl]
  *                  [--assignment FILE --student NAME --submit FILE]
  *
- * Runs a trainer of lib/train/registry.ts in Node and prints one JSON object per line: each step's metrics with
+ * Runs a trainer of lib/spec/registry.ts in Node and prints one JSON object per line: each step's metrics with
  * `step`, `kind` ('train' | 'eval') and `tensors` (tf.memory().numTensors). Evaluation lines carry `eval/accuracy`
  * (or `eval/return` for PPO), including one before the first step. Without --init a trainer starts from its shipped
  * checkpoint (public/models/), or from a fresh model if it builds its own.
@@ -26,7 +26,7 @@ import path from 'node:path';
 import { MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, TRAINERS } from '@/lib/train/registry';
+import { TRAINER_NAMES, TRAINERS } from '@/lib/spec/registry';
 import { errorMessage } from '@/lib/errors';
 import { checkSavePath, integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
@@ -146,7 +146,7 @@ async function main() {
   }
 
   // tfjs loads from here on.
-  const [tf, { startTrainer }, { TrainingRun }] = await Promise.all([import('@tensorflow/tfjs'), import('@/lib/train/start'), import('@/lib/train/run')]);
+  const [tf, { startTrainer }, { TrainingRun }] = await Promise.all([import('@tensorflow/tfjs'), import('@/lib/spec/start'), import('@/lib/train/run')]);
   const backend = options.backend as 'cpu' | 'wasm';
   let started;
   try {

@@ -1,6 +1,6 @@
 // The trainer and preset a training command line names (npm run train, npm run sweep), checked against the registry.
 import { ownEntry } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerNamed, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { TRAINER_NAMES, trainerNamed, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { UsageError } from './cli';
 
 /** The one positional's trainer, its settings schema, and the --preset chosen ('default' if none), checked. */

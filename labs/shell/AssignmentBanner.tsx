@@ -5,7 +5,7 @@ import { finalFigure, formatGoal } from '@/lib/teach/goal';
 import { duration, formatDue } from '@/lib/teach/due';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import { downloadText } from './download';
 import { Markdown } from './Markdown';

@@ -6,7 +6,7 @@ import { exportMethod, buildProject, type Project } from '@/lib/export/project';
 import { VISION_MODEL } from '@/lib/export/vision';
 import { zipProject } from '@/lib/export/zip';
 import { configProblem, resolve } from '@/lib/train/config';
-import { TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
 

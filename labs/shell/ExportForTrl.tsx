@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useState } from 'react';
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
 

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { progressActions } from '@/app/_components/progress/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
-import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { presetUnderAssignment } from './assignment';
 import { ActionsPanel } from './ActionsPanel';

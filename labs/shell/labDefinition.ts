@@ -3,13 +3,13 @@
  * name it without importing LabShell.tsx (which re-exports it for the labs).
  */
 import type { ReactNode } from 'react';
-import type { FieldOf, TrainerName } from '@/lib/train/registry';
+import type { FieldOf, TrainerName } from '@/lib/spec/registry';
 import type { ChartSpec } from './MetricChart';
 import type { SummaryColumn } from './RunsSummary';
 import type { Settings } from './settings';
 import type { StepSample } from './useLabWorker';
 
-/** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/train/registry.ts). */
+/** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/spec/registry.ts). */
 export interface LabDefinition<N extends TrainerName> {
   /** Its entry in content/labs.ts: the learning path marks a lab trained under this name. */
   slug: string;

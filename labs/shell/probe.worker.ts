@@ -24,7 +24,7 @@ self.onmessage = async (event: MessageEvent<ToProbe>) => {
   for (const [backend, skipped] of skips) if (skipped !== null) post({ type: 'timing', timing: { backend, skipped } });
   if (toTime.length === 0) return post({ type: 'done' });
 
-  const { timeBackend } = await import('@/lib/train/backend-probe');
+  const { timeBackend } = await import('@/lib/spec/backend-probe');
   const timings: BackendTiming[] = [];
   for (const backend of toTime) {
     const timing = await timeBackend(trainer, backend, { overrides, readCheckpoint, software });

@@ -5,7 +5,7 @@
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import type { BackendTiming } from '@/lib/tf/choice';
 import type { FieldValue } from '@/lib/train/config';
-import type { InspectOf, TrainerName } from '@/lib/train/registry';
+import type { InspectOf, TrainerName } from '@/lib/spec/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';

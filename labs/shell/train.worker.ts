@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 /**
  * Trains a lab's model off the main thread, so the page never freezes. tfjs is imported here only (through
- * lib/train/start.ts): the page that starts this worker loads none of it.
+ * lib/spec/start.ts): the page that starts this worker loads none of it.
  */
 import { getBackend, setBackend, version } from '@tensorflow/tfjs';
 import { selectBackend } from '@/lib/tf/backend';
 import { AUTO_START_ORDER, type BackendName } from '@/lib/tf/names';
-import { startTrainer, type StartedTrainer } from '@/lib/train/start';
-import type { TrainerName } from '@/lib/train/registry';
+import { startTrainer, type StartedTrainer } from '@/lib/spec/start';
+import type { TrainerName } from '@/lib/spec/registry';
 import { TrainingRun } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
 import { readCheckpoint } from './checkpoints';

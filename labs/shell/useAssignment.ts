@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { LINK_KEY, readAssignmentFragment, type SharedAssignment } from '@/lib/teach/assignment';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { perStudentSeeds } from '@/lib/teach/seeds';
 
 export interface AssignmentView {

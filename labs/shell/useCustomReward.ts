@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CodeSandbox } from '@/lib/sandbox/outcome';
 import { editorScript, REWARD_EXAMPLES, REWARD_MAX_SOURCE_BYTES, REWARD_SIGNATURE, REWARD_TIME_LIMIT_MS, REWARD_WEIGHT_DEFAULT, rewardFailure } from '@/lib/tasks/custom-reward';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import type { LabExtras } from './useLabWorker';
 
 const storageKey = (trainer: TrainerName) => `arl:reward-source:${trainer}`;

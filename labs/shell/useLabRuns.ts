@@ -18,7 +18,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { ownEntry, presetSettings, type PresetTable, type Schema } from '@/lib/train/config';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { finalMetrics, type PlannedRun, type SweepAxis } from '@/lib/train/sweep';
 import { downloadText } from './download';
 import type { LabComparison } from './labDefinition';

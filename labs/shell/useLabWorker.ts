@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BackendFallback, BackendName } from '@/lib/tf/backend';
 import { chooseBackend, parseProbeOptions, PROBE_STORAGE_KEY, type BackendChoice, type BackendTiming } from '@/lib/tf/choice';
 import type { FieldValue } from '@/lib/train/config';
-import type { InspectOf, TrainerName } from '@/lib/train/registry';
+import type { InspectOf, TrainerName } from '@/lib/spec/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import type { ActionResult } from '@/lib/train/trainer';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';

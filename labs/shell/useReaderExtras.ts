@@ -5,7 +5,7 @@
  * a fresh run. An assignment trains on its lab's own reward and data, so under one they add nothing.
  */
 import { useState } from 'react';
-import { TRAINERS, type TrainerName } from '@/lib/train/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { LoadedDataset } from './DatasetPanel';
 import { useCustomReward, type CustomReward } from './useCustomReward';
 import type { LabExtras } from './useLabWorker';

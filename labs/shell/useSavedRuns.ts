@@ -3,7 +3,7 @@
 /** The finished runs kept to overlay on the charts: archived from the lab's own runs or imported from run files. */
 import { useState } from 'react';
 import type { Schema } from '@/lib/train/config';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { importRun, MAX_FILE_BYTES, MAX_RUNS, type SavedRun } from './runs';
 
 export interface SavedRuns {

@@ -7,7 +7,7 @@ import { dpoSchema } from '@/lib/train/dpo-config';
 import { grpoSchema } from '@/lib/train/grpo-config';
 import { ppoSchema } from '@/lib/train/ppo-config';
 import { sftSchema } from '@/lib/train/sft-config';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { getChapters, parseFrontmatter } from './chapters';
 import type { SearchEntry } from './search-rank';
 

@@ -7,7 +7,7 @@
  */
 import { TRL_VERSION, trlDefaults, type TrlConfig } from '@/content/trl-defaults';
 import { ConfigError, ownEntry, type Field, type FieldValue } from '@/lib/train/config';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 import { portedEquivalent, type CustomRewardExport } from './custom-reward';
 import { code, float, shortNumber, type Py } from './py';
 

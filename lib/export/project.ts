@@ -5,7 +5,7 @@
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
 import { ConfigError, ownEntry, resolve, type FieldValue } from '@/lib/train/config';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 import { ACCELERATE_CONFIGS } from './accelerate';
 import { customRewardJs, customRewardPy, type CustomRewardExport } from './custom-reward';
 import { EXPORT_METHODS, exportPlan, NOT_EXPORTABLE, type ExportMethod, type Plan } from './mapping';

@@ -9,7 +9,7 @@ import { createCartPole } from '@/lib/tasks/cartpole';
 import { createGridWorld, GRID_MAPS, type GridMapName } from '@/lib/tasks/gridworld';
 import type { FieldValue } from '@/lib/train/config';
 import { agentModelConfig, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { selfImproveModelConfig } from '@/lib/train/self-improve-model';
 
 /** Why `file` cannot be the trained model of `trainer` under `config`, or null when it can. */

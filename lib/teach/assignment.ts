@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { completeConfigProblem, ownEntry, presetSettings, quoteInput, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { measuresOldTask } from '@/lib/train/sft-config';

@@ -21,7 +21,7 @@ import { evaluateCurriculum } from '@/lib/train/self-improve-trainer';
 import { createAdditionCurriculum } from '@/lib/tasks/addition-curriculum';
 import { episodeEvalMetrics, greedyEpisodes } from '@/lib/train/ppo-rollout';
 import { createPpoTrainer } from '@/lib/train/ppo-trainer';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import type { Metrics } from '@/lib/train/run';
 import { inTensorScope } from '@/lib/train/scope';
 import { measuresOldTask, sftSchema } from '@/lib/train/sft-config';

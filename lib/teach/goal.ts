@@ -3,7 +3,7 @@
  * metrics are those each trainer's held-out evaluation reports (lib/teach/evaluate.ts computes them again on the
  * instructor's own evaluation set). No tfjs.
  */
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import type { LogLine } from '@/lib/train/run';
 
 export const GOAL_OPS = ['>=', '<=', '>', '<'] as const;

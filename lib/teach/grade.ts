@@ -24,7 +24,7 @@
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
 import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
-import { trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import type { Metrics } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
 import { architectureProblem } from './architecture';

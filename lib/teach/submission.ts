@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { FieldValue } from '@/lib/train/config';
 import type { LogLine } from '@/lib/train/run';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import { canonicalJson, SHA256_HEX, sha256Hex, toBase64 } from './canonical';
 import type { SharedAssignment } from './assignment';
 

@@ -1,12 +1,12 @@
 /** Command-line flags of `npm run bench`. */
 import { integerFlag, parseFlags, UsageError } from '../cli';
 import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/names';
-import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/train/registry';
+import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/spec/registry';
 
 export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--no-sampling] [--out FILE]
 
   --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
-  --trainers  trainers from lib/train/registry.ts (default: all of them)
+  --trainers  trainers from lib/spec/registry.ts (default: all of them)
   --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
   --warmup    untimed steps before timing (default 2: Adam creates its slots on the first)
   --no-sampling  skip the sampling call (generate() for 64 × 15 tokens per decoder, against its FLOP bound)

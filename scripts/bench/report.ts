@@ -86,7 +86,7 @@ export function markdown(report: BenchReport): string {
   );
   out.push('');
   out.push(
-    'Every number comes from the trainers’ own steps (lib/train/start.ts, as the CLI and the labs start them). Phases are the ' +
+    'Every number comes from the trainers’ own steps (lib/spec/start.ts, as the CLI and the labs start them). Phases are the ' +
       'medians of each trainer’s `timing/<phase>_ms` metrics: generation (sampling completions), rollout (PPO’s environment ' +
       'steps), reference (no-gradient log-probs of the old or reference policy), forward+backward (`tf.variableGrads`), ' +
       'optimizer (gradient clipping and Adam). other: the median step minus those (batching, rewards, metric read-back); ' +

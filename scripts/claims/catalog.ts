@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { RewardExampleName } from '@/lib/tasks/custom-reward';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 import type { LogLine } from '@/lib/train/run';
 import { finalMetrics, planSweep, summarize, type SweepAxis } from '@/lib/train/sweep';
 

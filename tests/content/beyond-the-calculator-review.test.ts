@@ -10,7 +10,7 @@ import { selectBackend } from '@/lib/tf/backend';
 import { agentPresets } from '@/lib/train/agent-config';
 import { AGENT_MEMORY_SFT, AGENT_REFLECT_SFT, MEMORY_SLIDING_WINDOW, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { CLAIMS, type ClaimRun } from '../../scripts/claims/catalog';
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { course } from '@/content/course';
 import { labs } from '@/content/labs';
-import { trainerNamed } from '@/lib/train/registry';
+import { trainerNamed } from '@/lib/spec/registry';
 import { chapterFiles, getChapters } from '@/lib/content/chapters';
 import { compileChapter, type CompiledChapter } from '@/lib/content/compile';
 import { CHAPTER_COMPONENTS } from '@/lib/content/components';
@@ -11,7 +11,7 @@ import { mdxComponents } from '@/app/_components/mdx/registry';
 import { glossary, glossaryId } from '@/content/glossary';
 import { notation } from '@/content/notation';
 import { references } from '@/content/references';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 
 // Ids the chapter page itself adds around the MDX body (objectives, takeaways, references).
 const PAGE_IDS = ['objectives-title', 'key-takeaways-title', 'references-title', 'main'];

@@ -14,7 +14,7 @@ import { homeRun, homeRunSchema, labTimes, labTimesSchema, totalSeconds } from '
 import homeRunJson from '@/content/home-run.json';
 import { compileChapter } from '@/lib/content/compile';
 import { ownEntry } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import { aboutTime } from '@/app/_components/home/LabCards';
 import { RunChart } from '@/app/_components/home/RunChart';
 import { runChartModel } from '@/app/_components/home/run-chart';

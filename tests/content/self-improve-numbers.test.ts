@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import runsJson from '@/content/self-improve-runs.json';
 import { SELF_IMPROVE_PRESETS, selfImproveRunsSchema } from '@/content/self-improve-runs';
 import { presetSettings } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import type { LogLine } from '@/lib/train/run';
 import { CLAIMS } from '../../scripts/claims/catalog';
 import { expectPrinted } from './printed-numbers';

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '@/lib/tf/backend';
-import { TRAINER_NAMES, trainerSettings } from '@/lib/train/registry';
+import { TRAINER_NAMES, trainerSettings } from '@/lib/spec/registry';
 import { CLAIMS } from '../../scripts/claims/catalog';
 import { runClaims } from '../../scripts/claims/run';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSettings, encodeSettings, MAX_LINK_NOTICES } from '@/labs/shell/settings';
 import { resolve } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerSettings } from '@/lib/train/registry';
+import { TRAINER_NAMES, trainerSettings } from '@/lib/spec/registry';
 import { labPresets, labs } from '@/content/labs';
 
 const { schema, presets } = trainerSettings('grpo');

@@ -74,7 +74,7 @@ describe('layers', () => {
   it('reads a real import graph (a guard against a parser that finds nothing)', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(edges).toContainEqual({ from: 'lib/train/grpo-update.ts', to: '@tensorflow/tfjs', kind: 'static' });
-    expect(edges).toContainEqual({ from: 'lib/train/registry.ts', to: 'lib/train/grpo-trainer.ts', kind: 'dynamic' });
+    expect(edges).toContainEqual({ from: 'lib/spec/registry.ts', to: 'lib/train/grpo-trainer.ts', kind: 'dynamic' });
     expect(edges.some((e) => e.kind === 'type')).toBe(true);
     expect(files.filter((f) => inside(f, 'lib/teach')).length).toBeGreaterThan(5);
   });
@@ -100,7 +100,7 @@ describe('layers', () => {
       'lib/tf/names.ts',
       'lib/rl/choices.ts',
       'lib/train/config.ts',
-      'lib/train/registry.ts',
+      'lib/spec/registry.ts',
       'content/labs.ts',
       ...files.filter((f) => /^lib\/train\/[a-z-]+-config\.ts$/.test(f)),
       // Assignments, submissions and grading rules serve pages; only the evaluation (a worker's and the CLI's) loads tfjs.
@@ -115,7 +115,7 @@ describe('layers', () => {
 
   it("the chapter widgets reach no tfjs even through import(): their numeric face runs in a Web Worker", () => {
     // A worker starts from new Worker(new URL(...)), not an import, so its tfjs is not on this graph. (Lab pages
-    // reach the trainers' lazy loaders in lib/train/registry.ts, which only their training worker calls.)
+    // reach the trainers' lazy loaders in lib/spec/registry.ts, which only their training worker calls.)
     const widgets = clientModules.filter((f) => inside(f, 'app/_components/widgets'));
     expect(widgets.length).toBeGreaterThan(5);
     const problems: string[] = [];

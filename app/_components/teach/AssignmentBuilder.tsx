@@ -12,7 +12,7 @@ import { errorMessage } from '@/lib/errors';
 import { exercises } from '@/content/exercises';
 import { GOAL_METRICS, GOAL_OPS, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 
 /** UTC-12:00 to UTC+14:00 in quarter hours: every offset in use. */
 const OFFSETS = Array.from({ length: (840 + 720) / 15 + 1 }, (_, i) => -720 + 15 * i);

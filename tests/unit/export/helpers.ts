@@ -3,7 +3,7 @@ import fields from '@/lib/export/trl-fields.json';
 import { EXPORT_METHODS, type ExportMethod } from '@/lib/export/mapping';
 import type { Plan } from '@/lib/export/mapping';
 import { buildProject, exportSettings, type Project } from '@/lib/export/project';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 
 export const TRL_FIELDS = fields;
 

@@ -12,7 +12,7 @@ import { requirementsTxt } from '@/lib/export/readme';
 import { shortNumber } from '@/lib/export/py';
 import { PINS, SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE } from '@/lib/export/versions';
 import { ConfigError } from '@/lib/train/config';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 import { everyProject, TRL_FIELDS } from './helpers';
 
 const projects = everyProject();

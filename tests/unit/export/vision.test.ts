@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
 import { CELL_PIXELS, VISION_MODEL } from '@/lib/export/vision';
 import { createVisionTask, MIXED_KINDS, sceneKey } from '@/lib/tasks/vision';
-import { TRAINERS } from '@/lib/train/registry';
+import { TRAINERS } from '@/lib/spec/registry';
 import { hasPython, TRL_FIELDS } from './helpers';
 
 const presets = Object.keys(TRAINERS.vision.presets);

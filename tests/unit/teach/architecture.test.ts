@@ -4,7 +4,7 @@ import { tinyLMWeightShapes } from '@/lib/models/shapes';
 import { decodeWeightsFile, encodeWeightsFile } from '@/lib/models/weights-file';
 import { architectureProblem } from '@/lib/teach/architecture';
 import { presetSettings } from '@/lib/train/config';
-import { trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { actorCriticWeights, SFT_WEIGHTS } from './fixtures';
 
 const AGENT_WEIGHTS = new Uint8Array(fs.readFileSync('public/models/agent-sft.arlw'));

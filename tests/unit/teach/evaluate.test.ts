@@ -13,9 +13,9 @@ import { gradeSubmission } from '@/lib/teach/grade';
 import { buildSubmission } from '@/lib/teach/submission';
 import { selectBackend } from '@/lib/tf/backend';
 import { presetSettings, type FieldValue } from '@/lib/train/config';
-import { trainerSettings, type TrainerName } from '@/lib/train/registry';
+import { trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { TrainingRun } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { BASE_WEIGHTS, GRPO_INPUT, rehash } from './fixtures';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(`public/${file}`));

@@ -4,7 +4,7 @@ import { applyAssignment, presetUnderAssignment } from '@/labs/shell/assignment'
 import { decodeSettings } from '@/labs/shell/settings';
 import { createAssignment, sharedPart } from '@/lib/teach/assignment';
 import { presetSettings } from '@/lib/train/config';
-import { trainerSettings } from '@/lib/train/registry';
+import { trainerSettings } from '@/lib/spec/registry';
 import { GRPO_INPUT } from './fixtures';
 
 const { schema, presets } = trainerSettings('grpo');

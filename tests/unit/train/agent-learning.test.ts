@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '@/lib/tf/backend';
 import { agentPresets } from '@/lib/train/agent-config';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] });

@@ -9,7 +9,7 @@ import { selectBackend } from '@/lib/tf/backend';
 import { agentPresets } from '@/lib/train/agent-config';
 import { AGENT_MULTISTEP_SFT } from '@/lib/train/lab-setup';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { CLAIMS, type ClaimRun } from '../../../scripts/claims/catalog';
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { agentEvalEnvironment, createAgentTrainer, resolveAgentConfig } from '@/
 import { agentPresets } from '@/lib/train/agent-config';
 import { ConfigError } from '@/lib/train/config';
 import { AGENT_MAX_COMPLETION, AGENT_REFLECT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
-import { checkpointFor } from '@/lib/train/registry';
+import { checkpointFor } from '@/lib/spec/registry';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -1,5 +1,5 @@
 /**
- * The measured backend choice, in Node: a lab's step timed on a backend (lib/train/backend-probe.ts), and a run moved
+ * The measured backend choice, in Node: a lab's step timed on a backend (lib/spec/backend-probe.ts), and a run moved
  * to another backend between two steps, as the training worker does (labs/shell/train.worker.ts). tfjs moves each
  * tensor on first use, so the run continues where it was: same losses to float32 precision, no tensor left behind.
  */
@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '@/lib/tf/backend';
-import { stepsPerCycle, timeBackend } from '@/lib/train/backend-probe';
-import { startTrainer } from '@/lib/train/start';
+import { stepsPerCycle, timeBackend } from '@/lib/spec/backend-probe';
+import { startTrainer } from '@/lib/spec/start';
 
 const readCheckpoint = async (path: string) => new Uint8Array(fs.readFileSync(`public/${path}`));
 const overrides = { seed: 3, num_generations: 4, per_device_train_batch_size: 16 };

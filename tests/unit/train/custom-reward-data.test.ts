@@ -11,10 +11,10 @@ import { createRng } from '@/lib/random';
 import { asRewardModule, REWARD_EXAMPLES, REWARD_TIME_LIMIT_MS, sandboxedReward } from '@/lib/tasks/custom-reward';
 import { parseDataset } from '@/lib/tasks/dataset';
 import { selectBackend } from '@/lib/tf/backend';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import type { TrainerExtras } from '@/lib/train/trainer';
-import type { TrainerName } from '@/lib/train/registry';
+import type { TrainerName } from '@/lib/spec/registry';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(`public/${file}`));
 const sandboxes: { dispose(): void }[] = [];

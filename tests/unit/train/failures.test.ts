@@ -19,7 +19,7 @@ import { createGrpoTrainer } from '@/lib/train/grpo-trainer';
 import { createPpoTrainer } from '@/lib/train/ppo-trainer';
 import type { StepTrainer } from '@/lib/train/run';
 import { createSftTrainer } from '@/lib/train/sft-trainer';
-import { startTrainer, StartError } from '@/lib/train/start';
+import { startTrainer, StartError } from '@/lib/spec/start';
 
 const task = createArithmeticTask({ digits: 1, scratchpad: true });
 const smallModel = (seed = 0) => createTinyLM(configForTask(task, { d_model: 16, n_layers: 1, n_heads: 2 }), seed);

@@ -9,7 +9,7 @@ import { selectBackend } from '@/lib/tf/backend';
 import type { Metrics } from '@/lib/train/run';
 import { TrainingRun } from '@/lib/train/run';
 import { sftPresets } from '@/lib/train/sft-config';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] });

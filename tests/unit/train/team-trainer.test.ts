@@ -10,7 +10,7 @@ import { createRng } from '@/lib/random';
 import { createTeamTask } from '@/lib/tasks/team';
 import { selectBackend } from '@/lib/tf/backend';
 import { TrainingRun } from '@/lib/train/run';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { roleBatch, teamFactory, type TeamTrainer } from '@/lib/train/team-trainer';
 
 beforeAll(async () => {

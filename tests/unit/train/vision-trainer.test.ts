@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTinyLM } from '@/lib/models/checkpoint';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
-import { startTrainer } from '@/lib/train/start';
+import { startTrainer } from '@/lib/spec/start';
 import { visionFactory, type VisionTrainer } from '@/lib/train/vision-trainer';
 
 beforeAll(async () => {

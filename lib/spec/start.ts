@@ -5,9 +5,9 @@
  */
 import { selectBackend, type BackendSelection, type SelectBackendOptions } from '@/lib/tf/backend';
 import { errorMessage } from '@/lib/errors';
-import { CHECKPOINTS } from './lab-setup';
+import { CHECKPOINTS } from '@/lib/train/lab-setup';
 import { checkpointFor, TRAINERS, type InspectOf, type SchemaOf, type TrainerName, type TrainerSpec } from './registry';
-import type { Trainer, TrainerExtras } from './trainer';
+import type { Trainer, TrainerExtras } from '@/lib/train/trainer';
 
 export interface StartOptions {
   /** Config overrides (validated by the trainer: unknown fields and out-of-range values are refused). */

@@ -4,18 +4,18 @@
  * one list. It imports no tfjs: each trainer's code (and tfjs with it) loads only when a trainer is started, so a lab
  * page can read schemas and presets from here on its main thread.
  */
-import { agentPresets, agentSchema } from './agent-config';
-import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from './config';
-import { dpoPresets, dpoSchema } from './dpo-config';
-import { grpoPresets, grpoSchema } from './grpo-config';
-import { agentCheckpoint, type CheckpointName } from './lab-setup';
-import { ppoPresets, ppoSchema } from './ppo-config';
-import { selfImprovePresets, selfImproveSchema } from './self-improve-config';
-import { sftPresets, sftSchema } from './sft-config';
-import { teamPresets, teamSchema } from './team-config';
-import { visionPresets, visionSchema } from './vision-config';
+import { agentPresets, agentSchema } from '@/lib/train/agent-config';
+import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from '@/lib/train/config';
+import { dpoPresets, dpoSchema } from '@/lib/train/dpo-config';
+import { grpoPresets, grpoSchema } from '@/lib/train/grpo-config';
+import { agentCheckpoint, type CheckpointName } from '@/lib/train/lab-setup';
+import { ppoPresets, ppoSchema } from '@/lib/train/ppo-config';
+import { selfImprovePresets, selfImproveSchema } from '@/lib/train/self-improve-config';
+import { sftPresets, sftSchema } from '@/lib/train/sft-config';
+import { teamPresets, teamSchema } from '@/lib/train/team-config';
+import { visionPresets, visionSchema } from '@/lib/train/vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
-import type { TrainerFactory } from './trainer';
+import type { TrainerFactory } from '@/lib/train/trainer';
 
 export interface TrainerSpec<S extends Schema, I> {
   /** One line, for `npm run train -- --help` and the benchmark. */
@@ -46,7 +46,7 @@ const ENTRIES = {
     checkpoint: (config) => (config.init_from === 'addition_sft' ? 'addition_sft' : 'base'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: 'prompt-answer' },
-    load: () => import('./sft-trainer').then((m) => m.sftFactory),
+    load: () => import('@/lib/train/sft-trainer').then((m) => m.sftFactory),
   }),
   grpo: spec({
     summary: 'GRPO with a verifiable reward on 2-digit addition',
@@ -55,7 +55,7 @@ const ENTRIES = {
     checkpoint: 'sft',
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: 'prompt-answer' },
-    load: () => import('./grpo-trainer').then((m) => m.grpoFactory),
+    load: () => import('@/lib/train/grpo-trainer').then((m) => m.grpoFactory),
   }),
   dpo: spec({
     summary: 'DPO on (correct, incorrect) pairs sampled from the SFT model',
@@ -64,7 +64,7 @@ const ENTRIES = {
     checkpoint: 'sft',
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: 'preference' },
-    load: () => import('./dpo-trainer').then((m) => m.dpoFactory),
+    load: () => import('@/lib/train/dpo-trainer').then((m) => m.dpoFactory),
   }),
   agent: spec({
     summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator, plan two calls, and call again after a failure',
@@ -73,7 +73,7 @@ const ENTRIES = {
     checkpoint: (config) => (config.init_from === 'base' ? null : agentCheckpoint(config.task, config.answer_attempts)),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: null },
-    load: () => import('./agent-trainer').then((m) => m.agentFactory),
+    load: () => import('@/lib/train/agent-trainer').then((m) => m.agentFactory),
   }),
   ppo: spec({
     summary: 'PPO with an MLP actor-critic on a grid world or CartPole',
@@ -82,7 +82,7 @@ const ENTRIES = {
     checkpoint: null,
     throughput: { metric: 'global_step', unit: 'env steps' },
     accepts: { reward: false, dataset: null },
-    load: () => import('./ppo-trainer').then((m) => m.ppoFactory),
+    load: () => import('@/lib/train/ppo-trainer').then((m) => m.ppoFactory),
   }),
   self_improve: spec({
     summary: 'self-improvement (expert iteration): sample, keep what a verifier or a majority vote accepts, fine-tune, then longer sums',
@@ -92,7 +92,7 @@ const ENTRIES = {
     checkpoint: null,
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
-    load: () => import('./self-improve-trainer').then((m) => m.selfImproveFactory),
+    load: () => import('@/lib/train/self-improve-trainer').then((m) => m.selfImproveFactory),
   }),
   team: spec({
     summary: 'two policies, a sender and a receiver, learn to communicate through a short channel from one team reward (GRPO per role)',
@@ -101,7 +101,7 @@ const ENTRIES = {
     checkpoint: (config) => (config.init_from === 'base' ? null : 'team_receiver_sft'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
-    load: () => import('./team-trainer').then((m) => m.teamFactory),
+    load: () => import('@/lib/train/team-trainer').then((m) => m.teamFactory),
   }),
   vision: spec({
     summary: 'a tiny vision-language model: SFT on described pictures, then GRPO with a correctness reward (count shapes, name colours)',
@@ -111,7 +111,7 @@ const ENTRIES = {
     checkpoint: null,
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
-    load: () => import('./vision-trainer').then((m) => m.visionFactory),
+    load: () => import('@/lib/train/vision-trainer').then((m) => m.visionFactory),
   }),
 };
 

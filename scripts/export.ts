@@ -1,9 +1,9 @@
 /**
- * npm run export -- <sft|grpo|dpo|agent> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]
+ * npm run export -- <trainer> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]
  *
- * Writes a runnable TRL project for a lab run (lib/export/project.ts): GSM8K data preparation, SFT, the run's RL step
- * with its values under TRL's names, evaluation, Accelerate and DeepSpeed configs, and a README with the mapping
- * table and the hardware each step needs. The lab's "Export for TRL" button downloads the same files as a zip.
+ * Writes a runnable TRL project for a lab run, built by the exporter its trainer's spec names (lib/spec/export.ts):
+ * for the GSM8K labs data preparation, SFT, the run's RL step with its values under TRL's names, evaluation,
+ * Accelerate and DeepSpeed configs, and a README with the mapping table and the hardware each step needs. The lab's "Export for TRL" button downloads the same files as a zip.
  * --reward adds a reward function of your own (grpo, agent; the file as `npm run train -- grpo --reward` takes it):
  * custom_reward.js keeps it, custom_reward.py gives TRL its Python side (lib/export/custom-reward.ts).
  *
@@ -13,20 +13,20 @@
 import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
 import fs from 'node:fs';
 import { REWARD_MAX_SOURCE_BYTES, REWARD_WEIGHT_DEFAULT, REWARD_WEIGHT_MAX } from '@/lib/tasks/custom-reward';
-import { TRAINERS } from '@/lib/spec/registry';
-import { buildProject, EXPORT_TARGETS, exportMethod, exportSettings } from '@/lib/export/project';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
+import { buildExport, EXPORTABLE, exportOf, exportSettings } from '@/lib/spec/export';
 import { errorMessage } from '@/lib/errors';
 import { parseFlags, UsageError } from './cli';
 import { writeProject } from './export/write';
 
-const USAGE = `usage: npm run export -- <${EXPORT_TARGETS.join('|')}> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]`;
+const USAGE = `usage: npm run export -- <${EXPORTABLE.join('|')}> [--preset NAME] [--set key=value ...] [--reward FILE.js [--reward-weight W]] --out DIR [--force]`;
 
 function fail(message: string, code = 2): never {
   console.error(`export: ${message.split('\n')[0]}`);
   process.exit(code);
 }
 
-function main() {
+async function main() {
   const { values, positionals } = parseFlags(
     process.argv.slice(2),
     {
@@ -41,13 +41,13 @@ function main() {
     USAGE,
   );
   if (values.help) {
-    console.log(`${USAGE}\n\n${EXPORT_TARGETS.map((m) => `  ${m.padEnd(6)} ${TRAINERS[m].summary}; presets: ${Object.keys(TRAINERS[m].presets).join(', ')}`).join('\n')}`);
+    console.log(`${USAGE}\n\n${EXPORTABLE.map((m) => `  ${m.padEnd(12)} ${TRAINERS[m].summary}; presets: ${Object.keys(TRAINERS[m].presets).join(', ')}`).join('\n')}`);
     return;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a method: ${EXPORT_TARGETS.join(' | ')}` : `one method at a time, got ${positionals.join(' ')}`);
-  const chosen = exportMethod(positionals[0]);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `name a method: ${EXPORTABLE.join(' | ')}` : `one method at a time, got ${positionals.join(' ')}`);
+  const chosen = exportOf(positionals[0]);
   if ('refusal' in chosen) throw new UsageError(chosen.refusal);
-  const { method } = chosen;
+  const { trainer: method, spec } = chosen;
   if (values.out === undefined || values.out === '') throw new UsageError(`--out DIR is required. ${USAGE}`);
   const overrides: Record<string, FieldValue> = {};
   for (const text of values.set ?? []) {
@@ -55,12 +55,12 @@ function main() {
     overrides[key] = value;
   }
   const settings = exportSettings(method, values.preset!, overrides);
-  const project = buildProject(method, settings, values.preset!, readReward(method, values.reward, values['reward-weight']));
+  const project = await buildExport(method, settings, values.preset!, readReward(method, values.reward, values['reward-weight']));
   const root = writeProject(values.out, project.files, { force: values.force === true });
   console.log(`export: wrote ${project.files.length} files of ${project.name} to ${root}`);
   for (const warning of project.plan.warnings) console.log(`export: warning: ${warning}`);
   const changed = project.plan.rows.filter((r) => r.status === 'changed').map((r) => r.field);
-  if (changed.length) console.log(`export: changed for ${method === 'vision' ? 'a 3B vision-language model' : 'a 0.6B model'} (see README.md, "What carried over"): ${changed.join(', ')}`);
+  if (changed.length) console.log(`export: changed for ${spec.model} (see README.md, "What carried over"): ${changed.join(', ')}`);
 }
 
 /** The --reward file and its weight, refused in one line when unreadable, too long, or on a method without rewards. */
@@ -69,7 +69,8 @@ function readReward(method: string, file: string | undefined, weightText: string
     if (weightText !== undefined) throw new UsageError('--reward-weight needs --reward FILE.js');
     return undefined;
   }
-  if (method !== 'grpo' && method !== 'agent') throw new UsageError(`--reward is for grpo and agent: ${method} takes no reward function`);
+  const takers = EXPORTABLE.filter((name) => TRAINERS[name].accepts.reward);
+  if (!takers.includes(method as TrainerName)) throw new UsageError(`--reward is for ${takers.join(' and ')}: ${method} takes no reward function`);
   const weight = weightText === undefined ? REWARD_WEIGHT_DEFAULT : Number(weightText);
   if (!(weight > 0 && weight <= REWARD_WEIGHT_MAX)) throw new UsageError(`--reward-weight must be in (0, ${REWARD_WEIGHT_MAX}], got ${weightText}`);
   let source: string;
@@ -83,9 +84,7 @@ function readReward(method: string, file: string | undefined, weightText: string
   return { source, weight };
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof ConfigError) fail(error.message);
   fail(`unexpected error: ${errorMessage(error)}`, 1);
-}
+});

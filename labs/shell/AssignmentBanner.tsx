@@ -5,7 +5,7 @@ import { finalFigure, formatGoal } from '@/lib/teach/goal';
 import { duration, formatDue } from '@/lib/teach/due';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
-import type { TrainerName } from '@/lib/spec/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
 import { downloadText } from './download';
 import { Markdown } from './Markdown';
@@ -48,9 +48,8 @@ export function AssignmentBanner({ view, trainer, run, requestWeights, student, 
               : null;
   const dueAt = assignment.due ? Date.parse(assignment.due) : null;
   const overdue = dueAt !== null && Date.now() > dueAt ? Date.now() - dueAt : null;
-  const n = Number(trainer === 'ppo' ? run.settings.eval_episodes : run.settings.eval_samples);
-  const figure = run.state === 'done' ? finalFigure(run.history, assignment.goal.metric, n) : null;
-  const unit = trainer === 'ppo' ? 'episodes' : 'problems';
+  const { field, unit } = TRAINERS[trainer].grading.evalSize;
+  const figure = run.state === 'done' ? finalFigure(run.history, trainer, assignment.goal.metric, Number(run.settings[field])) : null;
 
   const submit = async () => {
     setBusy(true);
@@ -102,7 +101,7 @@ export function AssignmentBanner({ view, trainer, run, requestWeights, student, 
       {figure ? (
         <p className="lab-notice">
           Your run’s final <code>{assignment.goal.metric}</code>: {figure.value.toFixed(3)}
-          {figure.halfWidth !== null ? ` ± ${figure.halfWidth.toFixed(3)} (95% interval)` : ''} on the lab’s {n} test {unit}. Your instructor measures it on{' '}
+          {figure.halfWidth !== null ? ` ± ${figure.halfWidth.toFixed(3)} (95% interval)` : ''} on the lab’s {String(run.settings[field])} test {unit}. Your instructor measures it on{' '}
           {unit} of their own that you do not see, so the grade can differ from this figure{figure.halfWidth !== null ? ' by about that much' : ''}.
         </p>
       ) : null}

@@ -1,10 +1,10 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
-import { exportMethod, buildProject, type Project } from '@/lib/export/project';
-import { VISION_MODEL } from '@/lib/export/vision';
+import type { Project } from '@/lib/export/types';
 import { zipProject } from '@/lib/export/zip';
+import { buildExport, exportOf } from '@/lib/spec/export';
 import { configProblem, resolve } from '@/lib/train/config';
 import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
@@ -19,6 +19,12 @@ function download(project: Project): void {
   a.download = `${project.name}.zip`;
   a.click();
   URL.revokeObjectURL(a.href);
+}
+
+/** The short name of the model the trainer's project trains ('Qwen3-0.6B'). */
+function exportModel(trainer: TrainerName): string {
+  const spec = TRAINERS[trainer].export;
+  return 'model' in spec ? (spec.model.split('/').at(-1) ?? spec.model) : '';
 }
 
 /** The export's mapping table, its warnings and the download: the same files as `npm run export`. */
@@ -36,20 +42,33 @@ export default function ExportDialog({
   customReward?: CustomRewardExport;
   onClose: () => void;
 }) {
-  const result = useMemo((): { project: Project } | { problem: string } => {
-    const chosen = exportMethod(trainer);
-    if ('refusal' in chosen) return { problem: chosen.refusal };
-    try {
-      const valid = resolve(TRAINERS[chosen.method].schema, settings) as Settings;
-      return { project: buildProject(chosen.method, valid, preset, customReward) };
-    } catch (error) {
-      return { problem: `These settings cannot be exported: ${configProblem(error)}.` };
+  const [result, setResult] = useState<{ project: Project } | { problem: string } | null>(null);
+  useEffect(() => {
+    let current = true;
+    const show = (next: { project: Project } | { problem: string }) => current && setResult(next);
+    const chosen = exportOf(trainer);
+    if ('refusal' in chosen) show({ problem: chosen.refusal });
+    else {
+      setResult(null);
+      // The builder loads on first use (its templates are not part of the lab's page).
+      Promise.resolve()
+        .then(() => buildExport(trainer, resolve(TRAINERS[trainer].schema, settings) as Settings, preset, customReward))
+        .then(
+          (project) => show({ project }),
+          (error: unknown) => show({ problem: `These settings cannot be exported: ${configProblem(error)}.` }),
+        );
     }
+    return () => {
+      current = false;
+    };
   }, [trainer, settings, preset, customReward]);
+  const model = exportModel(trainer);
 
   return (
     <div className="lab-export" role="dialog" aria-label="Export for TRL">
-      {'problem' in result ? (
+      {result === null ? (
+        <p className="lab-notice">Preparing the project…</p>
+      ) : 'problem' in result ? (
         <p className="lab-notice" role="alert">
           {result.problem}
         </p>
@@ -69,7 +88,7 @@ export default function ExportDialog({
           </div>
           <p className="inspector-legend">
             Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for{' '}
-            {trainer === 'vision' ? VISION_MODEL.split('/')[1] : 'Qwen3-0.6B'} and names the lab’s in a comment.
+            {model} and names the lab’s in a comment.
           </p>
           <div className="inspector-scroll">
             <table className="runs-summary" aria-label="What carries over to TRL">

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useState } from 'react';
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
-import type { TrainerName } from '@/lib/spec/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from './settings';
 
@@ -11,6 +11,12 @@ export { EXPORT_CHAPTER_LINK };
 
 // The project's templates and the zip library load only when the reader asks for the export.
 const ExportDialog = lazy(() => import('./ExportDialog'));
+
+/** What the trainer's spec says its project holds, or why it has none. */
+function exportPitch(trainer: TrainerName): string {
+  const spec = TRAINERS[trainer].export;
+  return 'refusal' in spec ? `This lab has no TRL project: ${spec.refusal}` : spec.pitch;
+}
 
 /** "Export for TRL": the lab's current settings as a runnable TRL project for a real GPU, downloaded as one zip. */
 export function ExportForTrl({ trainer, settings, preset, customReward }: { trainer: TrainerName; settings: Settings; preset: string; customReward?: CustomRewardExport }) {
@@ -23,9 +29,7 @@ export function ExportForTrl({ trainer, settings, preset, customReward }: { trai
           Export for TRL
         </button>
         <span className="setting-help">
-          {trainer === 'vision'
-            ? 'These settings as a TRL project for the vision-language model Qwen2.5-VL-3B-Instruct on the lab’s own pictures: data, SFT, this run, evaluation, multi-GPU configs.'
-            : 'These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.'}{' '}
+          {exportPitch(trainer)}{' '}
           <a href={EXPORT_CHAPTER_LINK}>What the project holds (chapter 7)</a>
         </span>
       </div>

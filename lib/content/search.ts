@@ -3,11 +3,7 @@ import path from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { exercises } from '@/content/exercises';
 import { labs } from '@/content/labs';
-import { dpoSchema } from '@/lib/train/dpo-config';
-import { grpoSchema } from '@/lib/train/grpo-config';
-import { ppoSchema } from '@/lib/train/ppo-config';
-import { sftSchema } from '@/lib/train/sft-config';
-import type { TrainerName } from '@/lib/spec/registry';
+import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { getChapters, parseFrontmatter } from './chapters';
 import type { SearchEntry } from './search-rank';
 
@@ -30,14 +26,11 @@ function plain(markdown: string): string {
     .trim();
 }
 
-/** The settings each lab's trainer takes, by name (TRL's names): a search for one finds the lab. */
-const FIELDS: Partial<Record<TrainerName, string[]>> = {
-  grpo: Object.keys(grpoSchema),
-  agent: Object.keys(grpoSchema),
-  ppo: Object.keys(ppoSchema),
-  dpo: Object.keys(dpoSchema),
-  sft: Object.keys(sftSchema),
-};
+/**
+ * The settings a lab's form shows, by name (TRL's names where TRL has one): every field of its trainer's schema, read
+ * from its spec, so a search for any of them finds the lab.
+ */
+export const labSettingNames = (trainer: TrainerName): string[] => Object.keys(TRAINERS[trainer].schema);
 
 /**
  * One entry per chapter and per `##`/`###` section, one per lab (its summary and the names of its settings) and one per
@@ -58,7 +51,7 @@ export function buildSearchIndex(): SearchEntry[] {
     }
   }
   labs.forEach((lab, i) => {
-    const fields = FIELDS[lab.trainer] ?? [];
+    const fields = labSettingNames(lab.trainer);
     entries.push({ slug: lab.slug, chapter: `Lab: ${lab.title}`, number: 100 + i, heading: null, anchor: null, href: `/labs/${lab.slug}/`, kind: 'lab', text: `${lab.summary} Settings: ${fields.join(', ')}.` });
   });
   exercises.forEach((e, i) => {

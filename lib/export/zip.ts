@@ -3,7 +3,7 @@
  * named after the project, with a fixed date, so the same settings always give the same bytes.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { Project } from './project';
+import type { Project } from './types';
 
 /** 1 January 2020: zip dates start in 1980, and a fixed one keeps the archive reproducible. */
 const FIXED_DATE = new Date(Date.UTC(2020, 0, 1));

@@ -1,8 +1,13 @@
 /**
- * Every trainer by name: its config schema and presets, the checkpoint it starts from, how its throughput is
- * counted, and how to build it. The CLI's choices, the training worker, the benchmark and the labs all read this
- * one list. It imports no tfjs: each trainer's code (and tfjs with it) loads only when a trainer is started, so a lab
- * page can read schemas and presets from here on its main thread.
+ * Every trainer by name, and everything a lab built on it needs: its config schema and presets, the checkpoint it
+ * starts from, how its throughput is counted and how to build it (training); what a goal can name, how a weights file
+ * is checked and evaluated again (grading); its TRL project or the reason it has none (export); the settings search
+ * finds it by; and the seeded claims its presets and chapters make. Grading, the assignment builder, export, search,
+ * the claims runner, the CLI, the training worker, the benchmark and the labs all read this one list and never branch
+ * on a trainer's name. It imports no tfjs: each part that needs it (a trainer, a grader, an exporter, the claims) is
+ * loaded by import() when it is used, so a lab page can read schemas and presets from here on its main thread.
+ *
+ * lib/spec is the top of lib: it may import lib/train, lib/export and lib/claims; nothing there imports it back.
  */
 import { agentPresets, agentSchema } from '@/lib/train/agent-config';
 import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from '@/lib/train/config';
@@ -11,10 +16,14 @@ import { grpoPresets, grpoSchema } from '@/lib/train/grpo-config';
 import { agentCheckpoint, type CheckpointName } from '@/lib/train/lab-setup';
 import { ppoPresets, ppoSchema } from '@/lib/train/ppo-config';
 import { selfImprovePresets, selfImproveSchema } from '@/lib/train/self-improve-config';
-import { sftPresets, sftSchema } from '@/lib/train/sft-config';
+import { measuresOldTask, sftPresets, sftSchema } from '@/lib/train/sft-config';
+import { VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
 import { teamPresets, teamSchema } from '@/lib/train/team-config';
 import { visionPresets, visionSchema } from '@/lib/train/vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
+import type { Claim } from '@/lib/claims/types';
+import type { ExportBuilder } from '@/lib/export/types';
+import type { Grading } from '@/lib/train/grading/types';
 import type { TrainerFactory } from '@/lib/train/trainer';
 
 export interface TrainerSpec<S extends Schema, I> {
@@ -33,7 +42,49 @@ export interface TrainerSpec<S extends Schema, I> {
   accepts: { reward: boolean; dataset: DatasetKind | null };
   /** The trainer's code, loaded on first use. */
   load(): Promise<TrainerFactory<S, I>>;
+  /** How an assignment on this trainer's lab is graded (lib/teach): every lab can be assigned. */
+  grading: GradingSpec<S>;
+  /** Its TRL project, or one line saying why there is none (the CLI prints it and exits 2; the lab's dialog shows it). */
+  export: ExportSpec | { refusal: string };
+  /** The seeded claims its presets and chapters make (`npm run claims`), loaded on first use. */
+  claims(): Promise<readonly Claim[]>;
 }
+
+/** A metric a goal can name, with the values it can take (a goal no value can meet, or every value meets, is refused). */
+export interface GoalMetric {
+  name: string;
+  min: number;
+  max: number;
+}
+
+export interface GradingSpec<S extends Schema = Schema> {
+  /** The held-out metrics its evaluation reports that a goal can name, the first offered first. */
+  metrics: readonly GoalMetric[];
+  /** The field that sizes the run's own evaluation set, and what it counts (the grader's interval and wording). */
+  evalSize: { field: keyof S & string; unit: 'problems' | 'episodes' | 'pictures' | 'games' };
+  /** Why `metric` cannot grade a run under `settings` although the trainer reports it elsewhere, or null. */
+  goalProblem?: (metric: string, settings: ConfigOf<S>) => string | null;
+  /** The weights check and the evaluation, with tfjs (lib/train/grading/<trainer>.ts). */
+  load(): Promise<Grading>;
+}
+
+export interface ExportSpec {
+  /** The model the project trains, as Hugging Face names it. */
+  model: string;
+  /** One sentence for the lab's button: what the downloaded project holds. */
+  pitch: string;
+  /** The project builder (lib/export), loaded when the reader asks for it. */
+  load(): Promise<ExportBuilder>;
+}
+
+const share = (name: string): GoalMetric => ({ name, min: 0, max: 1 });
+/** A count or a length: at least `min`, with no bound the grader can state for every config. */
+const atLeast = (name: string, min = 0): GoalMetric => ({ name, min, max: Infinity });
+
+/** The project every GSM8K export (sft, grpo, dpo, agent) is built by, the method taken from the lab. */
+const textProject = () => import('@/lib/export/text-project').then((m) => m.buildTextProject);
+const GSM8K_MODEL = 'Qwen/Qwen3-0.6B';
+const GSM8K_PITCH = 'These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.';
 
 /** Keeps each entry's schema and inspector types exact (a plain object literal would widen them). */
 const spec = <S extends Schema, I>(entry: TrainerSpec<S, I>) => entry;
@@ -47,6 +98,15 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: 'prompt-answer' },
     load: () => import('@/lib/train/sft-trainer').then((m) => m.sftFactory),
+    grading: {
+      metrics: [share('eval/accuracy'), share('eval/format'), share('eval/old_task_accuracy')],
+      evalSize: { field: 'eval_samples', unit: 'problems' },
+      goalProblem: (metric, settings) =>
+        metric === 'eval/old_task_accuracy' && !measuresOldTask(settings) ? 'eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition' : null,
+      load: () => import('@/lib/train/grading/text').then((m) => m.sftGrading),
+    },
+    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    claims: () => import('@/lib/claims/sft').then((m) => m.claims),
   }),
   grpo: spec({
     summary: 'GRPO with a verifiable reward on 2-digit addition',
@@ -56,6 +116,13 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: 'prompt-answer' },
     load: () => import('@/lib/train/grpo-trainer').then((m) => m.grpoFactory),
+    grading: {
+      metrics: [share('eval/accuracy'), share('eval/format')],
+      evalSize: { field: 'eval_samples', unit: 'problems' },
+      load: () => import('@/lib/train/grading/text').then((m) => m.grpoGrading),
+    },
+    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    claims: () => import('@/lib/claims/grpo').then((m) => m.claims),
   }),
   dpo: spec({
     summary: 'DPO on (correct, incorrect) pairs sampled from the SFT model',
@@ -65,6 +132,13 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: 'preference' },
     load: () => import('@/lib/train/dpo-trainer').then((m) => m.dpoFactory),
+    grading: {
+      metrics: [share('eval/accuracy'), share('eval/format')],
+      evalSize: { field: 'eval_samples', unit: 'problems' },
+      load: () => import('@/lib/train/grading/text').then((m) => m.dpoGrading),
+    },
+    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    claims: () => import('@/lib/claims/dpo').then((m) => m.claims),
   }),
   agent: spec({
     summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator, plan two calls, and call again after a failure',
@@ -74,6 +148,23 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: null },
     load: () => import('@/lib/train/agent-trainer').then((m) => m.agentFactory),
+    grading: {
+      metrics: [
+        share('eval/accuracy'),
+        share('eval/accuracy_hard'),
+        share('eval/accuracy_easy'),
+        share('eval/format'),
+        share('eval/tool_call_rate'),
+        atLeast('eval/mean_turns', 1),
+        atLeast('eval/calls_per_episode'),
+        share('eval/retry_rate'),
+        share('eval/recovery_rate'),
+      ],
+      evalSize: { field: 'eval_samples', unit: 'problems' },
+      load: () => import('@/lib/train/grading/agent').then((m) => m.agentGrading),
+    },
+    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    claims: () => import('@/lib/claims/agent').then((m) => m.claims),
   }),
   ppo: spec({
     summary: 'PPO with an MLP actor-critic on a grid world or CartPole',
@@ -83,6 +174,17 @@ const ENTRIES = {
     throughput: { metric: 'global_step', unit: 'env steps' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/ppo-trainer').then((m) => m.ppoFactory),
+    grading: {
+      // A return has no bound the grader can state for every environment.
+      metrics: [{ name: 'eval/return', min: -Infinity, max: Infinity }, share('eval/success_rate'), atLeast('eval/length')],
+      evalSize: { field: 'eval_episodes', unit: 'episodes' },
+      load: () => import('@/lib/train/grading/ppo').then((m) => m.ppoGrading),
+    },
+    export: {
+      refusal:
+        'the PPO lab trains an MLP actor-critic on a grid world or CartPole, not a language model: no TRL run corresponds to it (TRL’s PPOTrainer is for LLMs with a reward model; chapter 4 explains the difference).',
+    },
+    claims: () => import('@/lib/claims/ppo').then((m) => m.claims),
   }),
   self_improve: spec({
     summary: 'self-improvement (expert iteration): sample, keep what a verifier or a majority vote accepts, fine-tune, then longer sums',
@@ -93,6 +195,17 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/self-improve-trainer').then((m) => m.selfImproveFactory),
+    grading: {
+      metrics: [share('eval/accuracy_target')],
+      evalSize: { field: 'eval_samples', unit: 'problems' },
+      load: () => import('@/lib/train/grading/self-improve').then((m) => m.selfImproveGrading),
+    },
+    export: {
+      model: GSM8K_MODEL,
+      pitch: 'These settings as a TRL project for Qwen3-0.6B on GSM8K: rounds of sampling, keeping what the verifier accepts, SFTTrainer on the kept samples, evaluation after each round.',
+      load: () => import('@/lib/export/self-improve').then((m) => m.buildSelfImproveProject),
+    },
+    claims: () => import('@/lib/claims/self-improve').then((m) => m.claims),
   }),
   team: spec({
     summary: 'two policies, a sender and a receiver, learn to communicate through a short channel from one team reward (GRPO per role)',
@@ -102,6 +215,23 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/team-trainer').then((m) => m.teamFactory),
+    grading: {
+      metrics: [
+        share('eval/accuracy'),
+        share('eval/accuracy_blank_channel'),
+        share('eval/message_decodability'),
+        atLeast('eval/message_information_bits'),
+        atLeast('eval/distinct_messages'),
+        atLeast('eval/message_length'),
+      ],
+      evalSize: { field: 'eval_samples', unit: 'games' },
+      load: () => import('@/lib/train/grading/team').then((m) => m.teamGrading),
+    },
+    export: {
+      refusal:
+        'the team lab trains two policies on one shared reward, and TRL v1.13’s GRPOTrainer trains one policy per run: two runs would not share their rollouts or their reward, and one run with role prompts would make the two roles one policy, so no faithful TRL project can be generated.',
+    },
+    claims: () => import('@/lib/claims/team').then((m) => m.claims),
   }),
   vision: spec({
     summary: 'a tiny vision-language model: SFT on described pictures, then GRPO with a correctness reward (count shapes, name colours)',
@@ -112,6 +242,17 @@ const ENTRIES = {
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/vision-trainer').then((m) => m.visionFactory),
+    grading: {
+      metrics: [share('eval/accuracy'), ...VISION_QUESTION_KINDS.map((kind) => share(`eval/accuracy_${kind}`))],
+      evalSize: { field: 'eval_samples', unit: 'pictures' },
+      load: () => import('@/lib/train/grading/vision').then((m) => m.visionGrading),
+    },
+    export: {
+      model: 'Qwen/Qwen2.5-VL-3B-Instruct',
+      pitch: 'These settings as a TRL project for the vision-language model Qwen2.5-VL-3B-Instruct on the lab’s own pictures: data, SFT, this run, evaluation, multi-GPU configs.',
+      load: () => import('@/lib/export/vision').then((m) => m.buildVisionProject),
+    },
+    claims: () => import('@/lib/claims/vision').then((m) => m.claims),
   }),
 };
 
@@ -143,4 +284,10 @@ export function trainerSettings(name: TrainerName): { schema: Schema; presets: P
 export function checkpointFor(name: TrainerName, overrides: Record<string, unknown>): CheckpointName | null {
   const { checkpoint, schema } = TRAINERS[name] as TrainerSpec<Schema, unknown>;
   return typeof checkpoint === 'function' ? checkpoint(resolve(schema, overrides)) : checkpoint;
+}
+
+/** Why `metric` cannot grade a run of trainer `name` under `settings` (complete and valid), or null. */
+export function unmeasuredGoal(name: TrainerName, metric: string, settings: Record<string, unknown>): string | null {
+  const { grading, schema } = TRAINERS[name] as TrainerSpec<Schema, unknown>;
+  return grading.goalProblem?.(metric, resolve(schema, settings)) ?? null;
 }

@@ -6,11 +6,10 @@
  */
 import { z } from 'zod';
 import { completeConfigProblem, ownEntry, presetSettings, quoteInput, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerSettings, type TrainerName } from '@/lib/spec/registry';
+import { TRAINER_NAMES, trainerSettings, unmeasuredGoal, type TrainerName } from '@/lib/spec/registry';
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
-import { measuresOldTask } from '@/lib/train/sft-config';
-import { GOAL_METRICS, GOAL_OPS, NOT_ASSIGNABLE, type Goal } from './goal';
+import { GOAL_OPS, goalMetrics, type Goal } from './goal';
 import { EXERCISE_IDS, isExerciseId } from '@/content/exercise-ids';
 import { DueError, parseDue } from './due';
 import { goalRangeProblem } from './goal';
@@ -131,8 +130,6 @@ function checkContent(a: AssignmentCore): void {
   if (a.version === 2 && a.seeding === undefined) throw new AssignmentError('seeding: missing ("per_student" or "locked")');
   if (a.seeding === 'locked' && !a.locked.includes('seed')) throw new AssignmentError('seeding: "locked" needs seed among the locked settings');
   if (a.seeding === 'per_student' && a.locked.includes('seed')) throw new AssignmentError('seeding: "per_student" gives each student a seed: seed cannot also be locked to one value');
-  const refusal = NOT_ASSIGNABLE[a.trainer];
-  if (refusal) throw new AssignmentError(refusal);
   const { schema, presets } = trainerSettings(a.trainer);
   const problem = completeConfigProblem(schema, a.settings);
   if (problem !== null) throw new AssignmentError(`settings: ${problem}`);
@@ -141,15 +138,15 @@ function checkContent(a: AssignmentCore): void {
   if (badLock !== undefined) throw new AssignmentError(`locked: unknown field ${quoteInput(badLock)} for ${a.trainer}`);
   if (new Set(a.locked).size !== a.locked.length) throw new AssignmentError('locked: a field is listed twice');
   if (!ownEntry(presets, a.preset)) throw new AssignmentError(`preset: unknown preset ${quoteInput(a.preset)} for ${a.trainer}`);
-  if (!GOAL_METRICS[a.trainer].includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
+  if (!goalMetrics(a.trainer).includes(a.goal.metric)) throw new AssignmentError(`goal: ${a.trainer} cannot be graded on ${quoteInput(a.goal.metric)}`);
   if (!Number.isFinite(a.goal.value)) throw new AssignmentError('goal: the threshold must be a finite number');
   if (a.exercises) {
     const unknown = a.exercises.find((id) => !isExerciseId(id));
     if (unknown !== undefined) throw new AssignmentError(`exercises: unknown exercise ${quoteInput(unknown)} (known: ${EXERCISE_IDS.join(', ')})`);
     if (new Set(a.exercises).size !== a.exercises.length) throw new AssignmentError('exercises: an exercise is listed twice');
   }
-  const oldTask = measuresOldTask(a.settings);
-  if (a.goal.metric === 'eval/old_task_accuracy' && !oldTask) throw new AssignmentError('goal: eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition');
+  const unmeasured = unmeasuredGoal(a.trainer, a.goal.metric, a.settings);
+  if (unmeasured !== null) throw new AssignmentError(`goal: ${unmeasured}`);
 }
 
 export interface AssignmentInput {
@@ -188,7 +185,7 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
       throw new AssignmentError(`due: ${error instanceof DueError ? error.message : String(error)}`);
     }
   }
-  const goalProblem = goalRangeProblem(input.goal);
+  const goalProblem = goalRangeProblem(input.goal, input.trainer);
   if (goalProblem) throw new AssignmentError(`goal: ${goalProblem}`);
   // Locking seed is the instructor's choice of one seed for the class; otherwise every student gets their own.
   const seeding: Seeding = input.locked.includes('seed') ? 'locked' : 'per_student';

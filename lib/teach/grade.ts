@@ -24,19 +24,20 @@
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
 import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
-import { trainerSettings, type TrainerName } from '@/lib/spec/registry';
+import { trainerSettings, TRAINERS, type TrainerName } from '@/lib/spec/registry';
+import type { EvalSet } from '@/lib/train/grading/types';
 import type { Metrics } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
 import { architectureProblem } from './architecture';
 import { firstIssue, type AssignmentFile } from './assignment';
 import { fromBase64, parseUntrustedJson, sha256Hex } from './canonical';
-import { GOAL_METRICS, goalMet } from './goal';
+import { goalMet, goalMetrics } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
 import { perStudentSeeds, studentKey, studentSeed, type Seeding } from './seeds';
 import { duration } from './due';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
-export type EvalSet = { kind: 'public' } | { kind: 'seeded'; seed: number; samples: number };
+export type { EvalSet };
 export type Evaluator = (trainer: TrainerName, weights: Uint8Array, config: Record<string, FieldValue>, set: EvalSet) => Promise<Metrics>;
 
 export type Status = 'ok' | 'late' | 'invalid' | 'tampered';
@@ -172,7 +173,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
     return invalid('weights: not base64');
   }
   try {
-    const problem = architectureProblem(trainer, sub.config, decodeWeightsFile(weights));
+    const problem = await architectureProblem(trainer, sub.config, decodeWeightsFile(weights));
     if (problem) return invalid(`weights: ${problem}`);
   } catch (error) {
     return invalid(`weights: ${errorMessage(error).replace(/^Invalid weights file: /, '')}`);
@@ -197,7 +198,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   } catch (error) {
     return invalid(`weights: could not be evaluated: ${errorMessage(error)}`);
   }
-  for (const metric of GOAL_METRICS[trainer]) {
+  for (const metric of goalMetrics(trainer)) {
     const claim = final.metrics[metric];
     const again = reproduced[metric];
     if (typeof claim === 'number' && typeof again === 'number' && !reproduces(claim, again)) {
@@ -214,7 +215,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   }
   row.measured = Object.hasOwn(measured, goal.metric) ? measured[goal.metric] : null;
   if (row.measured === null) row.flags.push(`${goal.metric} is not measured under the assignment’s settings`);
-  const publicSize = Number(trainer === 'ppo' ? sub.config.eval_episodes : sub.config.eval_samples);
+  const publicSize = Number(sub.config[TRAINERS[trainer].grading.evalSize.field]);
   if (row.claimed !== null && row.measured !== null && farApart(goal.metric, row.claimed, row.measured, publicSize, assignment.grading.eval_samples)) {
     row.flags.push(`claimed far ${row.claimed > row.measured ? 'above' : 'below'} measured (${fmt(row.claimed)} vs ${fmt(row.measured)})`);
   }

@@ -6,6 +6,7 @@
  * 100 × points / possible, one point for the lab's goal met and one per exercise passed (a tampered file scores 0 for
  * its part). Lateness is reported, not deducted: the policy is the instructor's. No tfjs.
  */
+import { TRAINERS } from '@/lib/spec/registry';
 import { csvCell, csvRecords, CsvError } from './csv';
 import type { AssignmentFile } from './assignment';
 import { formatDue } from './due';
@@ -77,7 +78,7 @@ export const GRADEBOOK_RULE =
   'one row per student id; per part (lab run, exercises) the latest file that could be graded counts (by upload time when given, else the self-reported time); score = 100 × points / possible: 1 point for the goal met, 1 per exercise passed, 0 for a tampered part; lateness is reported, not deducted';
 
 function labFeedback(r: GradeRow, a: AssignmentFile): string {
-  const unit = a.trainer === 'ppo' ? 'episodes' : 'problems';
+  const unit = TRAINERS[a.trainer].grading.evalSize.unit;
   if (r.status === 'tampered') return `Lab: not scored: ${r.detail}.`;
   const measured = r.measured === null ? 'not measured' : gradeNumber(r.measured);
   const claimed = r.claimed === null ? '' : ` (your page showed ${gradeNumber(r.claimed)} on the lab’s own test set)`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exercises } from '@/content/exercises';
 import { labs } from '@/content/labs';
-import { buildSearchIndex } from '@/lib/content/search';
+import { buildSearchIndex, labSettingNames } from '@/lib/content/search';
 import { searchEntries, snippet, stem, type SearchEntry } from '@/lib/content/search-rank';
 
 const entry = (number: number, heading: string | null, text: string): SearchEntry => ({
@@ -81,5 +81,27 @@ describe('the built index', () => {
     expect(index.filter((e) => e.kind === 'lab').map((e) => e.href).sort()).toEqual(labs.map((l) => `/labs/${l.slug}/`).sort());
     for (const e of exercises) expect(index.find((x) => x.kind === 'exercise' && x.href === `/chapters/${e.chapter}/#exercise-${e.id}`), e.id).toBeDefined();
     expect(searchEntries(index, 'generalised advantage estimation').some((e) => e.kind === 'exercise')).toBe(true);
+  });
+
+  it('finds every lab by every setting its trainer takes, for every trainer (read from the spec, no table of its own)', () => {
+    const missing: string[] = [];
+    for (const lab of labs) {
+      const names = labSettingNames(lab.trainer);
+      expect(names.length, lab.slug).toBeGreaterThan(5);
+      for (const name of names) {
+        // Every hit, not the first page: a one-letter name such as LoRA's r matches nearly every entry.
+        if (!searchEntries(index, name, index.length).some((e) => e.href === `/labs/${lab.slug}/`)) missing.push(`${name} → ${lab.slug}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // The settings the last review searched for in vain, each with the lab it belongs to.
+    const finds = (query: string, slug: string) => searchEntries(index, query, 20).some((e) => e.href === `/labs/${slug}/`);
+    expect(finds('max_message_length', 'team')).toBe(true);
+    expect(finds('grid_size', 'vision')).toBe(true);
+    expect(finds('sft_steps', 'vision')).toBe(true);
+    expect(finds('rounds_per_difficulty', 'self-improve')).toBe(true);
+    expect(finds('lora_alpha', 'lora')).toBe(true);
+    // And no lab is found by a setting it does not take.
+    expect(finds('grid_size', 'grpo')).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, MAX
 import { dueFromLocal, dueToLocal, formatDue, zoneName } from '@/lib/teach/due';
 import { errorMessage } from '@/lib/errors';
 import { exercises } from '@/content/exercises';
-import { GOAL_METRICS, GOAL_OPS, parseGoal, type GoalOp } from '@/lib/teach/goal';
+import { GOAL_OPS, goalMetrics, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/spec/registry';
 
@@ -34,7 +34,7 @@ export function AssignmentBuilder() {
   const [settings, setSettings] = useState<Settings>(() => presetSettings(schema, ownEntry(presets, offered[0])));
   const [locked, setLocked] = useState<Set<string>>(new Set());
   const [title, setTitle] = useState('');
-  const [metric, setMetric] = useState(GOAL_METRICS[trainer][0]);
+  const [metric, setMetric] = useState(goalMetrics(trainer)[0]);
   const [op, setOp] = useState<GoalOp>('>=');
   const [threshold, setThreshold] = useState('0.45');
   const [evalSeed, setEvalSeed] = useState(() => String(Math.floor(Math.random() * 1_000_000)));
@@ -66,7 +66,7 @@ export function AssignmentBuilder() {
     setPreset(first);
     setSettings(presetSettings(s.schema, ownEntry(s.presets, first)));
     setLocked(new Set());
-    setMetric(GOAL_METRICS[t][0]);
+    setMetric(goalMetrics(t)[0]);
     setFieldProblems({});
     setMade(null);
   };
@@ -223,7 +223,7 @@ export function AssignmentBuilder() {
           <label>
             Goal metric{' '}
             <select value={metric} onChange={(e) => setMetric(e.target.value)}>
-              {GOAL_METRICS[trainer].map((m) => (
+              {goalMetrics(trainer).map((m) => (
                 <option key={m} value={m}>
                   {m}
                 </option>

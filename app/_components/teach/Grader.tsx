@@ -11,6 +11,7 @@ import { clearSavedGrading, loadSavedGrading, saveGrading } from './savedGrades'
 import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { isExerciseSubmissionText } from '@/lib/teach/exercise-submission';
 import { errorMessage } from '@/lib/errors';
+import { TRAINERS } from '@/lib/spec/registry';
 import { downloadText } from '@/labs/shell/download';
 import { createWorkerRpc, type WorkerRpc } from '../worker-rpc';
 import type { FromGrader, ToGrader } from './grade-protocol';
@@ -188,7 +189,7 @@ export function Grader() {
         {assignment ? (
           <p className="lab-notice">
             <strong>{assignment.title}</strong> ({assignment.lab} lab, id {assignment.id}): goal <code>{formatGoal(assignment.goal)}</code> on{' '}
-            {assignment.grading.eval_samples} held-out {assignment.trainer === 'ppo' ? 'episodes' : 'problems'} (seed {assignment.grading.eval_seed})
+            {assignment.grading.eval_samples} held-out {TRAINERS[assignment.trainer].grading.evalSize.unit} (seed {assignment.grading.eval_seed})
             {assignment.due ? `, due ${formatDue(assignment.due)}` : ''}.
             {assignment.seeding === 'per_student' ? ' Each student trains on their own seed: identical weights from two students mean a copy.' : ' One seed for the class: honest runs can have identical weights.'}
             {exerciseIds.length > 0 ? ` Code exercises: ${exerciseIds.join(', ')} (drop their exercise submission files here too).` : ''}

@@ -24,29 +24,29 @@ function loraWeights(r: number): Uint8Array {
   return encodeWeightsFile({ kind: 'tiny-lm', config: modelConfig as unknown as Record<string, unknown>, state: { lora_merged: false }, tensors });
 }
 
-describe('architectureProblem', () => {
-  it('accepts each lab’s own model', () => {
-    for (const trainer of ['grpo', 'dpo', 'sft'] as const) expect(problem(trainer, SFT_WEIGHTS), trainer).toBeNull();
-    expect(problem('agent', AGENT_WEIGHTS)).toBeNull();
-    expect(problem('agent', MULTISTEP_WEIGHTS, config('agent', 'multi_step'))).toBeNull();
-    expect(problem('ppo', actorCriticWeights())).toBeNull();
-    expect(problem('sft', loraWeights(4), config('sft', 'lora_r4'))).toBeNull();
+describe('architectureProblem', async () => {
+  it('accepts each lab’s own model', async () => {
+    for (const trainer of ['grpo', 'dpo', 'sft'] as const) expect(await problem(trainer, SFT_WEIGHTS), trainer).toBeNull();
+    expect(await problem('agent', AGENT_WEIGHTS)).toBeNull();
+    expect(await problem('agent', MULTISTEP_WEIGHTS, config('agent', 'multi_step'))).toBeNull();
+    expect(await problem('ppo', actorCriticWeights())).toBeNull();
+    expect(await problem('sft', loraWeights(4), config('sft', 'lora_r4'))).toBeNull();
   });
 
-  it('names what does not fit', () => {
-    expect(problem('agent', SFT_WEIGHTS)).toMatch(/^vocab_size is \d+ in the weights but \d+ in the lab's model$/);
-    expect(problem('agent', AGENT_WEIGHTS, config('agent', 'retry'))).toMatch(/^context_length is 33 in the weights but 60 in the lab's model$/);
-    expect(problem('agent', MULTISTEP_WEIGHTS)).toMatch(/^context_length is 60 in the weights but 33 in the lab's model$/);
-    expect(problem('grpo', actorCriticWeights())).toBe("the weights are a 'actor-critic' model; grpo trains a 'tiny-lm'");
-    expect(problem('ppo', SFT_WEIGHTS)).toBe("the weights are a 'tiny-lm' model; ppo trains an 'actor-critic'");
-    expect(problem('ppo', actorCriticWeights(), { ...config('ppo'), env_id: 'cartpole' })).toBe('obs_dim is 25 in the weights but 4 for this config');
-    expect(problem('ppo', actorCriticWeights(), { ...config('ppo'), hidden_size: 64 })).toBe('hidden is 32,32 in the weights but 64,64 for this config');
-    expect(problem('sft', SFT_WEIGHTS, config('sft', 'lora_r4'))).toBe('the config trains LoRA rank 4, the weights hold no adapters');
-    expect(problem('sft', loraWeights(16), config('sft', 'lora_r4'))).toBe('the config trains LoRA rank 4, the weights hold rank 16');
-    expect(problem('grpo', loraWeights(4))).toBe('the weights hold LoRA adapters, which this config does not train');
+  it('names what does not fit', async () => {
+    expect(await problem('agent', SFT_WEIGHTS)).toMatch(/^vocab_size is \d+ in the weights but \d+ in the lab's model$/);
+    expect(await problem('agent', AGENT_WEIGHTS, config('agent', 'retry'))).toMatch(/^context_length is 33 in the weights but 60 in the lab's model$/);
+    expect(await problem('agent', MULTISTEP_WEIGHTS)).toMatch(/^context_length is 60 in the weights but 33 in the lab's model$/);
+    expect(await problem('grpo', actorCriticWeights())).toBe("the weights are a 'actor-critic' model; grpo trains a 'tiny-lm'");
+    expect(await problem('ppo', SFT_WEIGHTS)).toBe("the weights are a 'tiny-lm' model; ppo trains an 'actor-critic'");
+    expect(await problem('ppo', actorCriticWeights(), { ...config('ppo'), env_id: 'cartpole' })).toBe('obs_dim is 25 in the weights but 4 for this config');
+    expect(await problem('ppo', actorCriticWeights(), { ...config('ppo'), hidden_size: 64 })).toBe('hidden is 32,32 in the weights but 64,64 for this config');
+    expect(await problem('sft', SFT_WEIGHTS, config('sft', 'lora_r4'))).toBe('the config trains LoRA rank 4, the weights hold no adapters');
+    expect(await problem('sft', loraWeights(16), config('sft', 'lora_r4'))).toBe('the config trains LoRA rank 4, the weights hold rank 16');
+    expect(await problem('grpo', loraWeights(4))).toBe('the weights hold LoRA adapters, which this config does not train');
   });
 
-  it('refuses a header whose tensors do not match its config, before allocating anything', () => {
+  it('refuses a header whose tensors do not match its config, before allocating anything', async () => {
     const file = decodeWeightsFile(SFT_WEIGHTS);
     const forged = { ...file, config: { ...file.config, d_model: 4096, n_layers: 24 } };
     expect(architectureProblem('grpo', config('grpo'), forged)).toMatch(/parameters|shape|missing/);

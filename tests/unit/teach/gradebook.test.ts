@@ -107,14 +107,18 @@ describe('goals inside their metric’s range', () => {
     ['eval/format <= 0.99', null],
   ])('%s', (text, problem) => {
     const goal = { metric: text.split(' ')[0], op: text.split(' ')[1], value: Number(text.split(' ')[2]) } as Parameters<typeof goalRangeProblem>[0];
-    expect(goalRangeProblem(goal)).toBe(problem);
+    expect(goalRangeProblem(goal, 'grpo')).toBe(problem);
     if (problem) expect(() => parseGoal(text, 'grpo')).toThrow(problem);
   });
 
   it('a return has no bound; turns and lengths none above', () => {
-    expect(goalRangeProblem({ metric: 'eval/return', op: '>=', value: -500 })).toBeNull();
-    expect(goalRangeProblem({ metric: 'eval/length', op: '<', value: 0 })).toMatch(/can never be met/);
-    expect(goalRangeProblem({ metric: 'eval/mean_turns', op: '<=', value: 3 })).toBeNull();
+    expect(goalRangeProblem({ metric: 'eval/return', op: '>=', value: -500 }, 'ppo')).toBeNull();
+    expect(goalRangeProblem({ metric: 'eval/length', op: '<', value: 0 }, 'ppo')).toMatch(/can never be met/);
+    expect(goalRangeProblem({ metric: 'eval/mean_turns', op: '<=', value: 3 }, 'agent')).toBeNull();
+    expect(goalRangeProblem({ metric: 'eval/mean_turns', op: '<', value: 1 }, 'agent')).toMatch(/can never be met/);
+    // The team lab's message length counts tokens: no upper bound the grader can state, but never below 0.
+    expect(goalRangeProblem({ metric: 'eval/message_length', op: '<=', value: 3 }, 'team')).toBeNull();
+    expect(goalRangeProblem({ metric: 'eval/message_length', op: '<', value: 0 }, 'team')).toMatch(/can never be met/);
   });
 });
 
@@ -125,11 +129,11 @@ describe('the figure a student sees, with its uncertainty', () => {
       { step: 60, kind: 'train', metrics: { loss: 0.1 } },
       { step: 60, kind: 'eval', metrics: { 'eval/accuracy': 0.415, 'eval/return': 0.8 } },
     ];
-    const figure = finalFigure(history, 'eval/accuracy', 200)!;
+    const figure = finalFigure(history, 'grpo', 'eval/accuracy', 200)!;
     expect(figure.value).toBe(0.415);
     expect(figure.halfWidth).toBeCloseTo(0.068288, 5); // 1.96 × √(0.415 × 0.585 / 200) = 1.96 × 0.0348407
-    expect(finalFigure(history, 'eval/return', 8)).toEqual({ value: 0.8, halfWidth: null });
-    expect(finalFigure(history.slice(1, 2), 'eval/accuracy', 200)).toBeNull();
+    expect(finalFigure(history, 'ppo', 'eval/return', 8)).toEqual({ value: 0.8, halfWidth: null });
+    expect(finalFigure(history.slice(1, 2), 'grpo', 'eval/accuracy', 200)).toBeNull();
   });
 });
 

@@ -1,0 +1,51 @@
+/**
+ * Exporting a lab run as a TRL project, for any trainer, through its spec: which trainers have a project (and why the
+ * others have none), the settings of a preset with overrides, and the project's files. The CLI (scripts/export.ts)
+ * and the lab's "Export for TRL" dialog both call this; the builders themselves live in lib/export and never name a
+ * trainer they were not given. No tfjs.
+ */
+import type { CustomRewardExport } from '@/lib/export/custom-reward';
+import type { Project } from '@/lib/export/types';
+import { ConfigError, ownEntry, resolve, type FieldValue, type Schema } from '@/lib/train/config';
+import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings, type ExportSpec, type TrainerName } from './registry';
+
+/** The trainers whose labs export a project, in the registry's order. */
+export const EXPORTABLE: readonly TrainerName[] = TRAINER_NAMES.filter((name) => 'load' in TRAINERS[name].export);
+
+/** The export of trainer `name`, or the one line that says why there is none (or that no trainer has that name). */
+export function exportOf(name: string): { trainer: TrainerName; spec: ExportSpec } | { refusal: string } {
+  const trainer = trainerNamed(name);
+  if (trainer === null) return { refusal: `unknown lab trainer "${name.slice(0, 40)}": name one of ${EXPORTABLE.join(' | ')}` };
+  const spec = TRAINERS[trainer].export;
+  return 'refusal' in spec ? { refusal: `${trainer} cannot be exported: ${spec.refusal}` } : { trainer, spec };
+}
+
+/**
+ * The settings of a preset with overrides on top, validated by the trainer's schema (a ConfigError names every
+ * problem). With epsilon set and epsilon_high not, epsilon_high follows epsilon, as TRL and the labs do
+ * (lib/train/grpo-update.ts resolveGrpoLike).
+ */
+export function exportSettings(trainer: TrainerName, preset: string, overrides: Record<string, FieldValue> = {}): Record<string, FieldValue> {
+  const { schema, presets } = trainerSettings(trainer);
+  const chosen = ownEntry(presets, preset);
+  if (!chosen) throw new ConfigError([`unknown preset "${preset.slice(0, 40)}" for ${trainer} (known: ${Object.keys(presets).join(', ')})`]);
+  const merged: Record<string, unknown> = { ...chosen.overrides, ...overrides };
+  if ('epsilon_high' in schema && Object.hasOwn(overrides, 'epsilon') && !Object.hasOwn(overrides, 'epsilon_high') && !Object.hasOwn(chosen.overrides, 'epsilon_high')) {
+    merged.epsilon_high = overrides.epsilon;
+  }
+  return resolve(schema as Schema, merged) as Record<string, FieldValue>;
+}
+
+/**
+ * Every file of the project of trainer `trainer`'s run (`settings` complete and valid), in a fixed order: the same
+ * settings always give the same bytes. A reader's reward function goes with the trainers that train with one
+ * (the spec's `accepts.reward`); any other is refused.
+ */
+export async function buildExport(trainer: TrainerName, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Promise<Project> {
+  const chosen = exportOf(trainer);
+  if ('refusal' in chosen) throw new ConfigError([chosen.refusal]);
+  const { summary, schema, presets, accepts } = TRAINERS[trainer];
+  if (customReward && !accepts.reward) throw new ConfigError([`the ${trainer} export takes no reward function: its lab trains with its own rewards only`]);
+  const build = await chosen.spec.load();
+  return build({ trainer, summary, schema, presets }, settings, preset, customReward);
+}

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import type { ActorCriticConfig } from './actor-critic';
 import { LORA_TARGETS, linearShapes, resolveConfig, type TinyLMConfig } from './config';
+import type { ImageEncoderConfig } from './image-encoder';
+import type { VisionLMConfig } from './vision-lm';
 
 /** The largest models the site builds: far above the labs' (27.6k parameters), far below what would hurt a browser. */
 export const MODEL_LIMITS = { maxParams: 20_000_000, maxDim: 4096, maxLayers: 24, maxContext: 1024, maxVocab: 4096 } as const;
@@ -61,6 +63,22 @@ export function actorCriticWeightShapes(config: ActorCriticConfig): WeightShapes
   return shapes;
 }
 
+/** The patch encoder's weights (image-encoder.ts): its projection and one position embedding per patch. */
+export function imageEncoderWeightShapes(config: ImageEncoderConfig): WeightShapes {
+  const patchDim = config.patch_size * config.patch_size * config.num_channels;
+  const P = config.patch_grid * config.patch_grid;
+  return new Map([
+    ['image.proj.W', [patchDim, config.d_model]],
+    ['image.proj.b', [config.d_model]],
+    ['image.pos', [P, config.d_model]],
+  ]);
+}
+
+/** A vision LM's weights in checkpoint order: the encoder's ('image.…'), then its TinyLM's. */
+export function visionLMWeightShapes(config: VisionLMConfig): WeightShapes {
+  return new Map([...imageEncoderWeightShapes(config.encoder), ...tinyLMWeightShapes(config.lm)]);
+}
+
 const count = (shapes: WeightShapes) => [...shapes.values()].reduce((s, shape) => s + shape.reduce((a, b) => a * b, 1), 0);
 
 const dim = (max: number) => z.number().int().min(1).max(max);
@@ -95,6 +113,11 @@ const actorCriticHeader = z
   })
   .strict();
 
+const imageEncoderHeader = z
+  .object({ patch_size: dim(64), num_channels: dim(4), patch_grid: dim(64), d_model: dim(MODEL_LIMITS.maxDim) })
+  .strict();
+const visionLMHeader = z.object({ lm: tinyLMHeader, encoder: imageEncoderHeader }).strict();
+
 /** The first problem zod found, as "field: what is wrong". */
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -116,6 +139,16 @@ export function checkActorCriticHeader(config: unknown, table: { name: string; s
   const parsed = actorCriticHeader.safeParse(config);
   if (!parsed.success) throw new Error(firstIssue(parsed.error));
   checkTable(actorCriticWeightShapes(parsed.data), table);
+  return parsed.data;
+}
+
+/** As checkTinyLMHeader, for a vision LM: both parts bounded, the encoder as wide as the LM, the whole table checked. */
+export function checkVisionLMHeader(config: unknown, table: { name: string; shape: number[] }[]): VisionLMConfig {
+  const parsed = visionLMHeader.safeParse(config);
+  if (!parsed.success) throw new Error(firstIssue(parsed.error));
+  const { lm, encoder } = parsed.data;
+  if (encoder.d_model !== lm.d_model) throw new Error(`encoder.d_model (${encoder.d_model}) must equal lm.d_model (${lm.d_model})`);
+  checkTable(visionLMWeightShapes(parsed.data), table);
   return parsed.data;
 }
 

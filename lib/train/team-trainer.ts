@@ -93,9 +93,14 @@ export function receiverModelConfig(task: TeamTask): TinyLMConfig {
   return configForTask({ tokenizer: task.tokenizer, promptLength: task.receiverPromptLength(TEAM_MAX_MESSAGE_LENGTH), maxCompletionLength: 1 });
 }
 
+/** The sender's model: context for the longest message, so one checkpoint serves every max_message_length. */
+export function senderModelConfig(task: TeamTask): TinyLMConfig {
+  return configForTask({ tokenizer: task.tokenizer, promptLength: task.senderPromptLength, maxCompletionLength: TEAM_MAX_MESSAGE_LENGTH });
+}
+
 /** An untrained sender (seeded from the run's seed: each seed is a different speaker), sized for the longest channel. */
 export function createSender(task: TeamTask, seed: number): TinyLM {
-  return createTinyLM(configForTask({ tokenizer: task.tokenizer, promptLength: task.senderPromptLength, maxCompletionLength: TEAM_MAX_MESSAGE_LENGTH }), 2 * seed + 1);
+  return createTinyLM(senderModelConfig(task), 2 * seed + 1);
 }
 
 /**
@@ -197,31 +202,9 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
   let generations = 0;
   let lastSamples: TeamSamples | null = null;
 
-  /** Sender then receiver, sampled at the run's temperature (or greedy, for evaluation), on these problems. */
-  async function rollout(problems: TeamProblem[], greedy: boolean, rng: Rng, blank = config.blank_channel): Promise<TeamRollout> {
-    const senderPrompts = problems.map((p) => task.encodeSenderPrompt(p));
-    const said = await generate(sender, senderPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: L, eos_id: tok.eos, pad_id: tok.pad }, rng);
-    const receiverPrompts = problems.map((p, i) => task.encodeReceiverPrompt(p, said.completions[i], L, blank));
-    const answered = await generate(receiver, receiverPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: 1, eos_id: tok.eos, pad_id: tok.pad }, rng);
-    const answerIds = problems.map((p) => tok.encode(p.answer)[0]);
-    return {
-      messages: said.completions,
-      messageMask: said.completionMask,
-      senderPrompts,
-      receiverPrompts,
-      replies: answered.completions,
-      replyMask: answered.completionMask,
-      rewards: answered.completions.map((c, i) => Number(c[0] === answerIds[i])),
-    };
-  }
-
-  /** Tokens the sender said (before EOS, cut to the channel): what eval/message_length counts. */
-  const spoken = (message: number[]) => {
-    const end = message.indexOf(tok.eos);
-    return (end < 0 ? message : message.slice(0, end)).filter((t) => t !== tok.pad);
-  };
-  // Every token the sender said counts, specials included: a BOS it writes reaches the receiver as a token of its own.
-  const text = (ids: readonly number[]) => tok.decode(ids, { raw: true });
+  const rollout = (problems: TeamProblem[], greedy: boolean, rng: Rng, blank = config.blank_channel) => teamRollout(models, task, config, problems, greedy, rng, blank);
+  const spoken = (message: number[]) => spokenTokens(task, message);
+  const text = (ids: readonly number[]) => messageText(task, ids);
 
   /** The step's shared rollout, handed to each role's stepper when it asks for its batch. */
   let pending: TeamRollout | null = null;
@@ -301,33 +284,7 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
     };
   }
 
-  /**
-   * Greedy team rollouts on the held-out problems: the team's accuracy; the channel's use (mean message length, how
-   * many distinct messages); how much the messages say about the target (decodability: the best message-only
-   * decoder's accuracy; mutual information in bits); and the accuracy when the channel is blanked at evaluation, which
-   * tells whether the receiver reads the messages at all.
-   */
-  async function evaluate(): Promise<Metrics> {
-    const rng = createRng('eval'); // unused by greedy decoding
-    const chunks: TeamRollout[] = [];
-    const blanked: TeamRollout[] = [];
-    for (let i = 0; i < testSet.length; i += 128) {
-      chunks.push(await rollout(testSet.slice(i, i + 128), true, rng));
-      blanked.push(await rollout(testSet.slice(i, i + 128), true, rng, true));
-    }
-    const rewards = chunks.flatMap((c) => c.rewards);
-    const sent = chunks.flatMap((c) => c.messages.map(spoken));
-    const info = messageInformation(testSet.map((p, i) => ({ message: text(sent[i]), target: p.target })));
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    return {
-      'eval/accuracy': mean(rewards),
-      'eval/accuracy_blank_channel': mean(blanked.flatMap((c) => c.rewards)),
-      'eval/message_length': config.blank_channel ? 0 : mean(sent.map((m) => m.length)),
-      'eval/message_decodability': config.blank_channel ? 1 / BOARD_SIZE : info.decodability,
-      'eval/message_information_bits': config.blank_channel ? 0 : info.mutualInformation,
-      'eval/distinct_messages': config.blank_channel ? 0 : info.meanings.size,
-    };
-  }
+  const evaluate = () => evaluateTeam(models, task, config, testSet);
 
   return {
     config,
@@ -337,6 +294,64 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
     evaluate: () => inTensorScope(evaluate),
     inspect: async () => lastSamples,
     dispose: () => steppers.forEach((s) => s.stepper.dispose()),
+  };
+}
+
+/** Sender then receiver, sampled at the run's temperature (or greedy, for evaluation), on these problems. */
+async function teamRollout(models: TeamModels, task: TeamTask, config: TeamConfig, problems: TeamProblem[], greedy: boolean, rng: Rng, blank: boolean): Promise<TeamRollout> {
+  const tok = task.tokenizer;
+  const L = config.max_message_length;
+  const senderPrompts = problems.map((p) => task.encodeSenderPrompt(p));
+  const said = await generate(models.sender, senderPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: L, eos_id: tok.eos, pad_id: tok.pad }, rng);
+  const receiverPrompts = problems.map((p, i) => task.encodeReceiverPrompt(p, said.completions[i], L, blank));
+  const answered = await generate(models.receiver, receiverPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: 1, eos_id: tok.eos, pad_id: tok.pad }, rng);
+  const answerIds = problems.map((p) => tok.encode(p.answer)[0]);
+  return {
+    messages: said.completions,
+    messageMask: said.completionMask,
+    senderPrompts,
+    receiverPrompts,
+    replies: answered.completions,
+    replyMask: answered.completionMask,
+    rewards: answered.completions.map((c, i) => Number(c[0] === answerIds[i])),
+  };
+}
+
+/** Tokens the sender said (before EOS, cut to the channel): what eval/message_length counts. */
+function spokenTokens(task: TeamTask, message: number[]): number[] {
+  const end = message.indexOf(task.tokenizer.eos);
+  return (end < 0 ? message : message.slice(0, end)).filter((t) => t !== task.tokenizer.pad);
+}
+
+// Every token the sender said counts, specials included: a BOS it writes reaches the receiver as a token of its own.
+const messageText = (task: TeamTask, ids: readonly number[]) => task.tokenizer.decode(ids, { raw: true });
+
+/**
+ * Greedy team rollouts on held-out problems: the team's accuracy; the channel's use (mean message length, how many
+ * distinct messages); how much the messages say about the target (decodability: the best message-only decoder's
+ * accuracy; mutual information in bits); and the accuracy when the channel is blanked at evaluation, which tells
+ * whether the receiver reads the messages at all. The trainer runs it on its test set; grading
+ * (lib/train/grading/team.ts) on a saved team, with the test set or the instructor's seeded problems.
+ */
+export async function evaluateTeam(models: TeamModels, task: TeamTask, config: TeamConfig, problems: TeamProblem[]): Promise<Metrics> {
+  const rng = createRng('eval'); // unused by greedy decoding
+  const chunks: TeamRollout[] = [];
+  const blanked: TeamRollout[] = [];
+  for (let i = 0; i < problems.length; i += 128) {
+    chunks.push(await teamRollout(models, task, config, problems.slice(i, i + 128), true, rng, config.blank_channel));
+    blanked.push(await teamRollout(models, task, config, problems.slice(i, i + 128), true, rng, true));
+  }
+  const rewards = chunks.flatMap((c) => c.rewards);
+  const sent = chunks.flatMap((c) => c.messages.map((m) => spokenTokens(task, m)));
+  const info = messageInformation(problems.map((p, i) => ({ message: messageText(task, sent[i]), target: p.target })));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    'eval/accuracy': mean(rewards),
+    'eval/accuracy_blank_channel': mean(blanked.flatMap((c) => c.rewards)),
+    'eval/message_length': config.blank_channel ? 0 : mean(sent.map((m) => m.length)),
+    'eval/message_decodability': config.blank_channel ? 1 / BOARD_SIZE : info.decodability,
+    'eval/message_information_bits': config.blank_channel ? 0 : info.mutualInformation,
+    'eval/distinct_messages': config.blank_channel ? 0 : info.meanings.size,
   };
 }
 

@@ -111,17 +111,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   let last: LastStep | null = null;
   let phaseListener: ((phase: string) => void) | null = null;
 
-  /** The problems' pictures as one [N, P, patch_dim] tensor, or null under text_only (a problem repeated for its group is drawn once). */
-  const picturesOf = (problems: VisionProblem[]): tf.Tensor3D | null => {
-    if (!config.use_image) return null;
-    const flat = new Float32Array(problems.length * P * task.patchDim);
-    const drawn = new Map<VisionProblem, Float32Array>();
-    problems.forEach((p, i) => {
-      if (!drawn.has(p)) drawn.set(p, task.patches(p.scene));
-      flat.set(drawn.get(p)!, i * P * task.patchDim);
-    });
-    return tf.tensor3d(flat, [problems.length, P, task.patchDim]);
-  };
+  const picturesOf = (problems: VisionProblem[]) => visionPictures(task, problems, config.use_image);
   /** Tokens the model reads for `rows` prompts (image tokens included) plus the completions' tokens. */
   const tokensRead = (rows: number, completionTokens: number) => rows * (task.promptLength + (config.use_image ? P : 0)) + completionTokens;
   const texts = (completions: number[][]) => completions.map((c) => tok.decode(c));
@@ -183,32 +173,8 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
     return step <= config.sft_steps ? sftStep(keep) : grpoStep(keep);
   }
 
-  /** Greedy answers to `problems`, in chunks (their pictures made per chunk). */
-  async function greedy(problems: VisionProblem[]): Promise<string[]> {
-    const out: string[] = [];
-    for (let i = 0; i < problems.length; i += 100) {
-      const chunk = problems.slice(i, i + 100);
-      const pictures = picturesOf(chunk);
-      try {
-        const gen = await sampleAnswers(model, chunk.map((p) => task.encodePrompt(p)), pictures, { max_completion_length: M, eos_id: tok.eos, pad_id: tok.pad, temperature: 0 }, sampleRng);
-        out.push(...texts(gen.completions).map((t, j) => (gen.finished[j] ? t : `${t}…`)));
-      } finally {
-        pictures?.dispose();
-      }
-    }
-    return out;
-  }
-
-  async function evaluate(): Promise<Metrics> {
-    const said = await greedy(testSet);
-    const right = said.map((t, i) => t === testSet[i].answer);
-    const metrics: Metrics = { 'eval/accuracy': right.filter(Boolean).length / right.length };
-    for (const kind of new Set(testSet.map((p) => p.kind))) {
-      const of = testSet.flatMap((p, i) => (p.kind === kind ? [right[i]] : []));
-      metrics[`eval/accuracy_${kind}`] = of.filter(Boolean).length / of.length;
-    }
-    return metrics;
-  }
+  const greedy = (problems: VisionProblem[]) => greedyVisionAnswers(model, task, problems, config.use_image);
+  const evaluate = () => evaluateVisionAnswers(model, task, testSet, config.use_image);
 
   /**
    * The latest step's groups; for each group's first answer, the last layer's attention (heads averaged) from the
@@ -259,6 +225,53 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
       slot.dispose();
     },
   };
+}
+
+/** The problems' pictures as one [N, P, patch_dim] tensor, or null without the picture (a problem repeated for its group is drawn once). */
+function visionPictures(task: VisionTask, problems: VisionProblem[], useImage: boolean): tf.Tensor3D | null {
+  if (!useImage) return null;
+  const P = task.patchGrid * task.patchGrid;
+  const flat = new Float32Array(problems.length * P * task.patchDim);
+  const drawn = new Map<VisionProblem, Float32Array>();
+  problems.forEach((p, i) => {
+    if (!drawn.has(p)) drawn.set(p, task.patches(p.scene));
+    flat.set(drawn.get(p)!, i * P * task.patchDim);
+  });
+  return tf.tensor3d(flat, [problems.length, P, task.patchDim]);
+}
+
+/** Greedy answers to `problems`, in chunks (their pictures made per chunk); an answer cut off before EOS ends in '…'. */
+async function greedyVisionAnswers(model: VisionLM, task: VisionTask, problems: VisionProblem[], useImage: boolean): Promise<string[]> {
+  const tok = task.tokenizer;
+  const rng = createRng('eval'); // greedy decoding never draws from it
+  const out: string[] = [];
+  for (let i = 0; i < problems.length; i += 100) {
+    const chunk = problems.slice(i, i + 100);
+    const pictures = visionPictures(task, chunk, useImage);
+    try {
+      const gen = await sampleAnswers(model, chunk.map((p) => task.encodePrompt(p)), pictures, { max_completion_length: task.maxCompletionLength, eos_id: tok.eos, pad_id: tok.pad, temperature: 0 }, rng);
+      out.push(...gen.completions.map((c, j) => (gen.finished[j] ? tok.decode(c) : `${tok.decode(c)}…`)));
+    } finally {
+      pictures?.dispose();
+    }
+  }
+  return out;
+}
+
+/**
+ * The run's held-out evaluation, on any problems of the task: greedy `eval/accuracy`, and `eval/accuracy_<kind>` for
+ * each question kind among them. The trainer runs it on its test set; grading (lib/train/grading/vision.ts) on a
+ * saved run's weights, with the test set or the instructor's seeded problems.
+ */
+export async function evaluateVisionAnswers(model: VisionLM, task: VisionTask, problems: VisionProblem[], useImage: boolean): Promise<Metrics> {
+  const said = await greedyVisionAnswers(model, task, problems, useImage);
+  const right = said.map((t, i) => t === problems[i].answer);
+  const metrics: Metrics = { 'eval/accuracy': right.filter(Boolean).length / right.length };
+  for (const kind of new Set(problems.map((p) => p.kind))) {
+    const of = problems.flatMap((p, i) => (p.kind === kind ? [right[i]] : []));
+    metrics[`eval/accuracy_${kind}`] = of.filter(Boolean).length / of.length;
+  }
+  return metrics;
 }
 
 /** A vision-lm checkpoint's model (a saved run), its shapes checked against the config it names. */

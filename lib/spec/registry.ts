@@ -17,8 +17,8 @@ import { agentCheckpoint, type CheckpointName } from '@/lib/train/lab-setup';
 import { ppoPresets, ppoSchema } from '@/lib/train/ppo-config';
 import { selfImprovePresets, selfImproveSchema } from '@/lib/train/self-improve-config';
 import { measuresOldTask, sftPresets, sftSchema } from '@/lib/train/sft-config';
-import { VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
-import { teamPresets, teamSchema } from '@/lib/train/team-config';
+import { COUNTING_KINDS, MIXED_KINDS, VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
+import { TEAM_MAX_MESSAGE_LENGTH, teamPresets, teamSchema } from '@/lib/train/team-config';
 import { visionPresets, visionSchema } from '@/lib/train/vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { Claim } from '@/lib/claims/types';
@@ -220,9 +220,10 @@ const ENTRIES = {
         share('eval/accuracy'),
         share('eval/accuracy_blank_channel'),
         share('eval/message_decodability'),
-        atLeast('eval/message_information_bits'),
+        { name: 'eval/message_length', min: 0, max: TEAM_MAX_MESSAGE_LENGTH },
+        // At most log2 of the board's 4 positions.
+        { name: 'eval/message_information_bits', min: 0, max: 2 },
         atLeast('eval/distinct_messages'),
-        atLeast('eval/message_length'),
       ],
       evalSize: { field: 'eval_samples', unit: 'games' },
       load: () => import('@/lib/train/grading/team').then((m) => m.teamGrading),
@@ -245,6 +246,11 @@ const ENTRIES = {
     grading: {
       metrics: [share('eval/accuracy'), ...VISION_QUESTION_KINDS.map((kind) => share(`eval/accuracy_${kind}`))],
       evalSize: { field: 'eval_samples', unit: 'pictures' },
+      goalProblem: (metric, settings) => {
+        const kind = VISION_QUESTION_KINDS.find((k) => metric === `eval/accuracy_${k}`);
+        const asked = settings.questions === 'counting' ? COUNTING_KINDS : MIXED_KINDS;
+        return kind && !asked.includes(kind) ? `${metric} is measured only when the questions include ${kind} (questions ${settings.questions} asks ${asked.join(', ')})` : null;
+      },
       load: () => import('@/lib/train/grading/vision').then((m) => m.visionGrading),
     },
     export: {

@@ -5,7 +5,8 @@
 import { loadTinyLM } from '@/lib/models/checkpoint';
 import { agentEvalEnvironment, evaluateAgent, resolveAgentConfig } from '@/lib/train/agent-trainer';
 import { agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
-import { problemsOf, tinyLmProblem, withModel } from './common';
+import { tinyLmProblem, withModel } from './common';
+import { problemsOf } from './eval-problems';
 import type { Grading } from './types';
 
 export const agentGrading: Grading = {

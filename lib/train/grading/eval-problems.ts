@@ -12,5 +12,8 @@ export interface HeldOutTask<P> {
  * drawn with the instructor's seed. The 'grade' fork keeps those draws apart from any other use of the same seed.
  */
 export function problemsOf<P>(task: HeldOutTask<P>, set: EvalSet, publicSize: number): P[] {
-  return set.kind === 'public' ? task.testSet(publicSize) : task.sample('test', set.samples, createRng(set.seed).fork('grade'));
+  return set.kind === 'public' ? task.testSet(publicSize) : task.sample('test', set.samples, gradeRng(set));
 }
+
+/** The random stream a seeded evaluation set is drawn from (PPO draws episodes from it): the same seed, the same draws. */
+export const gradeRng = (set: Extract<EvalSet, { kind: 'seeded' }>): Rng => createRng(set.seed).fork('grade');

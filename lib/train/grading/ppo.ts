@@ -7,7 +7,8 @@ import { resolve } from '@/lib/train/config';
 import { ppoSchema } from '@/lib/train/ppo-config';
 import { episodeEvalMetrics, greedyEpisodes } from '@/lib/train/ppo-rollout';
 import { createPpoTrainer } from '@/lib/train/ppo-trainer';
-import { gradeRng, withModel } from './common';
+import { withModel } from './common';
+import { gradeRng } from './eval-problems';
 import type { Grading } from './types';
 
 export const ppoGrading: Grading = {

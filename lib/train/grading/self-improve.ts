@@ -5,7 +5,8 @@ import { resolve } from '@/lib/train/config';
 import { selfImproveSchema } from '@/lib/train/self-improve-config';
 import { selfImproveModelConfig } from '@/lib/train/self-improve-model';
 import { evaluateCurriculum } from '@/lib/train/self-improve-trainer';
-import { problemsOf, tinyLmProblem, withModel } from './common';
+import { tinyLmProblem, withModel } from './common';
+import { problemsOf } from './eval-problems';
 import type { Grading } from './types';
 
 export const selfImproveGrading: Grading = {

@@ -18,22 +18,6 @@ import { problemsOf } from './eval-problems';
 import { lmArchitectureProblem } from './lm-architecture';
 import type { Grading } from './types';
 
-/**
- * What an assignment's goal can name, and the values each can take. Shares of the evaluated problems: the team's
- * accuracy, its accuracy with the channel blanked (low when the receiver reads the messages), and the messages'
- * decodability (the best message-only guess of the target). Not shares: the mean message length in tokens (at most
- * the channel's TEAM_MAX_MESSAGE_LENGTH), the messages' information about the target in bits (at most log2 of the
- * board's 4 positions) and the number of distinct messages (a count, with no bound but the number of problems).
- */
-export const TEAM_GOAL_METRICS = [
-  { metric: 'eval/accuracy', min: 0, max: 1 },
-  { metric: 'eval/accuracy_blank_channel', min: 0, max: 1 },
-  { metric: 'eval/message_decodability', min: 0, max: 1 },
-  { metric: 'eval/message_length', min: 0, max: TEAM_MAX_MESSAGE_LENGTH },
-  { metric: 'eval/message_information_bits', min: 0, max: 2 },
-  { metric: 'eval/distinct_messages', min: 0, max: Infinity },
-] as const;
-
 const ROLES = ['sender', 'receiver'] as const;
 const roleConfig = (task: TeamTask): Record<(typeof ROLES)[number], TinyLMConfig> => ({ sender: senderModelConfig(task), receiver: receiverModelConfig(task) });
 

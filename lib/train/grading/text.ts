@@ -10,7 +10,8 @@ import { arithmeticTaskFor, createLabTask, labModelConfig } from '@/lib/train/la
 import { evaluateOnTestSet } from '@/lib/train/lm-batch';
 import { measuresOldTask, sftSchema } from '@/lib/train/sft-config';
 import { arithmeticSftSource } from '@/lib/train/sft-trainer';
-import { problemsOf, tinyLmProblem, withModel } from './common';
+import { tinyLmProblem, withModel } from './common';
+import { problemsOf } from './eval-problems';
 import type { Grading } from './types';
 
 export const sftGrading: Grading = {

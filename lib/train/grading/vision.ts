@@ -14,19 +14,6 @@ import { problemsOf } from './eval-problems';
 import { lmArchitectureProblem } from './lm-architecture';
 import type { Grading } from './types';
 
-/**
- * What an assignment's goal can name, and the values each can take: shares of the evaluated questions answered right,
- * overall and per question kind. A kind's metric exists only when the config asks that kind: 'mixed' asks
- * count_colour, count_shape and colour_at; 'counting' asks count_colour, count_shape and count_all.
- */
-export const VISION_GOAL_METRICS = [
-  { metric: 'eval/accuracy', min: 0, max: 1 },
-  { metric: 'eval/accuracy_count_colour', min: 0, max: 1 },
-  { metric: 'eval/accuracy_count_shape', min: 0, max: 1 },
-  { metric: 'eval/accuracy_colour_at', min: 0, max: 1 },
-  { metric: 'eval/accuracy_count_all', min: 0, max: 1 },
-] as const;
-
 const ENCODER_FIELDS = ['patch_size', 'num_channels', 'patch_grid', 'd_model'] as const;
 
 export const visionGrading: Grading = {

@@ -2,7 +2,6 @@
  * The GRPO lab's claims: its presets' descriptions and what chapters 6, 7 and 8 say its runs show. Two print their
  * figures in a chapter (the hackable reward in chapter 6, the learning-rate sweep's table in chapter 7).
  */
-import type { LogLine } from '@/lib/train/run';
 import { finalMetrics, planSweep, summarize, type SweepAxis } from '@/lib/train/sweep';
 import { evalAt, f, firstSteps, last, mean, pct, series, trains } from './history';
 import { prints, printedFigure } from './prose';

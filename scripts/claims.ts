@@ -1,22 +1,28 @@
 /**
- * npm run claims [-- --fast] [--only id,id]
+ * npm run claims [-- --fast] [--only id,id] [--help]
  *
- * Runs every claim of scripts/claims/catalog.ts (each a seeded run on wasm) and prints one line per claim, holds or
+ * Runs every claim (lib/claims/<trainer>.ts, collected by scripts/claims/catalog.ts; each a seeded run on wasm) and prints one line per claim, holds or
  * fails with its figures, then a closing count. Exits non-zero if any claim fails.
  */
 import { selectBackend } from '@/lib/tf/backend';
-import { CLAIMS } from './claims/catalog';
+import { CLAIMS, CLAIMS_BY_TRAINER } from './claims/catalog';
 import { runClaims } from './claims/run';
 import { parseFlags, UsageError } from './cli';
 
-const USAGE = 'usage: npm run claims [-- --fast] [--only id,id]';
+const USAGE = 'usage: npm run claims [-- --fast] [--only id,id] [--help]';
 let values;
 try {
-  ({ values } = parseFlags(process.argv.slice(2), { fast: { type: 'boolean', default: false }, only: { type: 'string' } }, USAGE));
+  ({ values } = parseFlags(process.argv.slice(2), { fast: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, USAGE));
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   console.error(`claims: ${error.message}`);
   process.exit(2);
+}
+if (values.help) {
+  // The ids --only takes, by trainer: the list a reader picks from.
+  console.log(`${USAGE}\n  --fast       only the claims npm test runs too\n  --only ids   these claims, by id (comma-separated)\n`);
+  for (const [trainer, claims] of Object.entries(CLAIMS_BY_TRAINER)) console.log(`${trainer}: ${claims.map((c) => c.id + (c.fast ? ' (fast)' : '')).join(', ')}`);
+  process.exit(0);
 }
 const only = values.only?.split(',').map((s) => s.trim());
 const unknown = only?.filter((id) => !CLAIMS.some((c) => c.id === id)) ?? [];

@@ -1,6 +1,6 @@
 /**
  * Runs claims: each distinct run once (claims that share a run share it), seeded, on the active backend, started as
- * the CLI starts trainers. Returns each claim's verdict.
+ * the CLI starts trainers. Returns each claim's verdict; checks read the chapters from disk.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,8 @@ import { errorMessage } from '@/lib/errors';
 import { createNodeSandbox } from '@/lib/sandbox/node';
 import { asRewardModule, REWARD_EXAMPLES, REWARD_TIME_LIMIT_MS, sandboxedReward } from '@/lib/tasks/custom-reward';
 import type { TrainerExtras } from '@/lib/train/trainer';
-import type { Claim, ClaimRun, Verdict } from './catalog';
+import type { Claim, ClaimRun, Histories, Verdict } from '@/lib/claims/types';
+import { NODE_CLAIM_CONTEXT } from './context';
 
 const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(path.join('public', file)));
 
@@ -50,19 +51,19 @@ export interface ClaimResult extends Verdict {
 /** Runs by their settings, for the whole process: claims that share a run (here or in another runClaims call) train it once. */
 const cache = new Map<string, Promise<LogLine[]>>();
 
-export async function runClaims(claims: Claim[], onResult?: (result: ClaimResult) => void): Promise<ClaimResult[]> {
+export async function runClaims(claims: readonly Claim[], onResult?: (result: ClaimResult) => void): Promise<ClaimResult[]> {
   const results: ClaimResult[] = [];
   for (const claim of claims) {
     const started = performance.now();
     let verdict: Verdict;
     try {
-      const histories: Record<string, LogLine[]> = {};
+      const histories: Histories = {};
       for (const [name, run] of Object.entries(claim.runs)) {
         const key = JSON.stringify(run);
         if (!cache.has(key)) cache.set(key, execute(run));
         histories[name] = await cache.get(key)!;
       }
-      verdict = claim.check(histories);
+      verdict = claim.check(histories, NODE_CLAIM_CONTEXT);
     } catch (error) {
       verdict = { holds: false, figure: `could not run: ${errorMessage(error)}` };
     }

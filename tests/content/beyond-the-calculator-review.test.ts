@@ -11,7 +11,8 @@ import { agentPresets } from '@/lib/train/agent-config';
 import { AGENT_MEMORY_SFT, AGENT_REFLECT_SFT, MEMORY_SLIDING_WINDOW, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
-import { CLAIMS, type ClaimRun } from '../../scripts/claims/catalog';
+import { CLAIMS } from '../../scripts/claims/catalog';
+import type { ClaimRun } from '@/lib/claims/types';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] });

@@ -17,7 +17,7 @@ import { MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE } from '@/lib/export/versions';
 import { selectBackend } from '@/lib/tf/backend';
 import { grpoSchema } from '@/lib/train/grpo-config';
 import type { LogLine } from '@/lib/train/run';
-import type { Claim, ClaimRun } from '../../scripts/claims/catalog';
+import type { Claim, ClaimRun } from '@/lib/claims/types';
 import { runClaims } from '../../scripts/claims/run';
 import { expectPrinted } from './printed-numbers';
 

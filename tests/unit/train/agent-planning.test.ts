@@ -10,7 +10,8 @@ import { agentPresets } from '@/lib/train/agent-config';
 import { AGENT_MULTISTEP_SFT } from '@/lib/train/lab-setup';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
-import { CLAIMS, type ClaimRun } from '../../../scripts/claims/catalog';
+import { CLAIMS } from '../../../scripts/claims/catalog';
+import type { ClaimRun } from '@/lib/claims/types';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] });

@@ -1,0 +1,80 @@
+/** The PPO lab's claims: its presets' descriptions and what chapter 4 says its runs show. */
+import type { LogLine } from '@/lib/train/run';
+import { evals, f, mean, pct, series } from './history';
+import type { Claim } from './types';
+
+export const claims: readonly Claim[] = [
+  {
+    id: 'ppo-clip-fraction-grows-with-lr',
+    text: 'PPO’s clip fraction grows with the learning rate (3e-4, 3e-3, 3e-2).',
+    where: 'chapter 4; ppo lab',
+    runs: {
+      slow: { trainer: 'ppo', overrides: { learning_rate: 3e-4 }, steps: 10, evalEvery: 10 },
+      mid: { trainer: 'ppo', overrides: { learning_rate: 3e-3 }, steps: 10, evalEvery: 10 },
+      fast: { trainer: 'ppo', overrides: { learning_rate: 3e-2 }, steps: 10, evalEvery: 10 },
+    },
+    check: ({ slow, mid, fast }) => {
+      const c = [slow, mid, fast].map((h) => mean(h, 'policy/clipfrac_avg'));
+      return { holds: c[0] < c[1] && c[1] < c[2], figure: `mean policy/clipfrac_avg ${c.map((x) => pct(x)).join(' < ')}` };
+    },
+  },
+  {
+    id: 'ppo-without-clipping-is-unstable',
+    text: 'Without clipping, the same aggressive update blows the KL up, collapses the policy to one action and never reaches the goal; with the clip it learns.',
+    where: 'ppo presets no_clipping, aggressive_clipped; chapter 4',
+    runs: {
+      unclipped: { trainer: 'ppo', preset: 'no_clipping', steps: 30, evalEvery: 2 },
+      clipped: { trainer: 'ppo', preset: 'aggressive_clipped', steps: 30, evalEvery: 2 },
+    },
+    check: ({ unclipped, clipped }) => {
+      const kl = (h: LogLine[]) => Math.max(...series(h, 'policy/approxkl_avg'));
+      const best = (h: LogLine[]) => Math.max(...evals(h).map((l) => l.metrics['eval/return']));
+      const entropy = mean(unclipped, 'policy/entropy_avg', 10);
+      return {
+        holds: kl(unclipped) > 10 * kl(clipped) && entropy < 0.05 && best(unclipped) < 0 && best(clipped) > 0.9,
+        figure: `max approx KL ${f(kl(unclipped), 1)} vs ${f(kl(clipped), 2)}; final entropy ${f(entropy, 3)}; best greedy return ${f(best(unclipped), 2)} vs ${f(best(clipped), 2)}`,
+      };
+    },
+  },
+  {
+    id: 'ppo-default-solves-the-grid',
+    text: 'The defaults solve the 5×5 map within about 6–10 updates (greedy return ≥ 0.9).',
+    where: 'ppo preset default; chapter 4',
+    runs: { run: { trainer: 'ppo', steps: 20, evalEvery: 2 } },
+    check: ({ run }) => {
+      const solved = evals(run).find((l) => l.metrics['eval/return'] >= 0.9);
+      return { holds: solved !== undefined && solved.step >= 6 && solved.step <= 10, figure: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
+    },
+  },
+  {
+    id: 'ppo-lr-too-high-turns-deterministic',
+    text: 'At learning rate 0.1 the policy turns almost deterministic within 10 updates and never reaches the goal.',
+    where: 'ppo preset lr_too_high',
+    runs: { run: { trainer: 'ppo', preset: 'lr_too_high', steps: 10, evalEvery: 2 } },
+    check: ({ run }) => {
+      const [e0, e1] = [series(run, 'policy/entropy_avg')[0], series(run, 'policy/entropy_avg').at(-1)!];
+      const best = Math.max(...evals(run).map((l) => l.metrics['eval/return']));
+      return { holds: e1 < 0.2 && e0 > 1 && best < 0, figure: `entropy ${f(e0, 2)} → ${f(e1, 2)}; best greedy return ${f(best, 2)}` };
+    },
+  },
+  {
+    id: 'ppo-pocket-is-found',
+    text: 'In the pocket map the greedy policy reaches the goal within about 10 updates with 5× the entropy bonus, and the default bonus gets there too on this seed, two updates later.',
+    where: 'ppo preset pocket',
+    runs: { bonus: { trainer: 'ppo', preset: 'pocket', steps: 20, evalEvery: 2 }, plain: { trainer: 'ppo', preset: 'pocket', overrides: { ent_coef: 0.01 }, steps: 20, evalEvery: 2 } },
+    check: ({ bonus, plain }) => {
+      const first = (h: LogLine[]) => evals(h).find((l) => l.metrics['eval/return'] > 0.9)?.step ?? Infinity;
+      return { holds: first(bonus) <= 12 && first(plain) - first(bonus) === 2, figure: `goal first reached at update ${first(bonus)} (ent_coef 0.05) and ${first(plain)} (0.01)` };
+    },
+  },
+  {
+    id: 'ppo-cartpole-reaches-500',
+    text: 'CartPole: a greedy episode lasts all 500 steps within about 10 updates.',
+    where: 'ppo preset cartpole',
+    runs: { run: { trainer: 'ppo', preset: 'cartpole', steps: 20, evalEvery: 5 } },
+    check: ({ run }) => {
+      const first = evals(run).find((l) => l.metrics['eval/return'] >= 500)?.step;
+      return { holds: first !== undefined && first <= 15, figure: first === undefined ? 'never 500 in 20 updates' : `500 steps first at update ${first}` };
+    },
+  },
+];

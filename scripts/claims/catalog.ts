@@ -1,32 +1,17 @@
 /**
  * Every claim the course makes about a run — each preset's description, each "this lab shows X" in a chapter — as a
- * seeded run on wasm and an assertion on what it logged. Each trainer's claims live in lib/claims/<trainer>.ts; this
- * collects them. `npm run claims` runs them all; the ones marked `fast` also run inside `npm test`
+ * seeded run on wasm and an assertion on what it logged. Each trainer's claims live in lib/claims/<trainer>.ts, and its
+ * spec (lib/spec/registry.ts `claims()`) loads them; this collects them through the specs. `npm run claims` runs them all; the ones marked `fast` also run inside `npm test`
  * (tests/unit/claims.test.ts). A claim that fails at this scale is rewritten to what is measured, never loosened
  * until it passes.
  */
-import type { Claim, ClaimContext, ClaimModule, Histories, Verdict } from '@/lib/claims/types';
-import { TRAINER_NAMES, type TrainerName } from '@/lib/spec/registry';
+import type { Claim, ClaimContext, Histories, Verdict } from '@/lib/claims/types';
+import { TRAINER_NAMES, TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { NODE_CLAIM_CONTEXT } from './context';
 
-/**
- * Where each trainer's claims are loaded from: a trainer missing here does not compile. Once each trainer's spec owns
- * `claims: () => import('@/lib/claims/<trainer>')`, this table goes and claimsOf reads `TRAINERS[name].claims()`.
- */
-const CLAIM_MODULES: { [N in TrainerName]: () => Promise<ClaimModule> } = {
-  sft: () => import('@/lib/claims/sft'),
-  grpo: () => import('@/lib/claims/grpo'),
-  dpo: () => import('@/lib/claims/dpo'),
-  agent: () => import('@/lib/claims/agent'),
-  ppo: () => import('@/lib/claims/ppo'),
-  self_improve: () => import('@/lib/claims/self-improve'),
-  team: () => import('@/lib/claims/team'),
-  vision: () => import('@/lib/claims/vision'),
-};
-const claimsOf = (name: TrainerName) => CLAIM_MODULES[name]();
 
 export const CLAIMS_BY_TRAINER = Object.fromEntries(
-  await Promise.all(TRAINER_NAMES.map(async (name) => [name, (await claimsOf(name)).claims] as const)),
+  await Promise.all(TRAINER_NAMES.map(async (name) => [name, await TRAINERS[name].claims()] as const)),
 ) as { [N in TrainerName]: readonly Claim[] };
 
 /** A claim whose check reads the chapters on disk unless it is handed another reader. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TRAINER_NAMES, TRAINERS } from '@/lib/spec/registry';
 import { formatGoal, goalMet, GoalError, parseGoal } from '@/lib/teach/goal';
 
 describe('parseGoal', () => {
@@ -27,14 +28,23 @@ describe('parseGoal', () => {
   });
 });
 
-describe('a lab no assignment can name', () => {
-  it('refuses the team lab in one line that says why, whatever the goal', () => {
-    expect(() => parseGoal('eval/accuracy >= 0.9', 'team')).toThrow(new GoalError('the team lab cannot be assigned: grading re-evaluates a submission’s weights with lib/teach/evaluate.ts, which evaluates one model, and a team is two'));
+describe('every lab can be assigned, its goals read from its spec', () => {
+  it.each(TRAINER_NAMES)('%s: every metric its spec lists parses, and one it does not report is refused', (trainer) => {
+    const metrics = TRAINERS[trainer].grading.metrics;
+    expect(metrics.length).toBeGreaterThan(0);
+    for (const { name, min, max } of metrics) {
+      // A threshold strictly inside the metric's range, so that no goal here is refused for its range.
+      const value = Number.isFinite(min) && Number.isFinite(max) ? (min + max) / 2 : Number.isFinite(min) ? min + 1 : 0;
+      expect(parseGoal(`${name} >= ${value}`, trainer).metric).toBe(name);
+    }
+    expect(() => parseGoal('eval/not_a_metric >= 0.5', trainer)).toThrow(`${trainer} cannot be graded on "eval/not_a_metric"`);
   });
 
-  it('refuses the vision lab in one line that says why: the grader evaluates a text-only model', () => {
-    expect(() => parseGoal('eval/accuracy >= 0.5', 'vision')).toThrow(GoalError);
-    expect(() => parseGoal('eval/accuracy >= 0.5', 'vision')).toThrow(/^the vision lab cannot be assigned yet: .*text-only TinyLM.*reads pictures$/);
+  it('states the team lab’s bounds: a message is at most its channel long, and carries at most 2 bits about 4 positions', () => {
+    expect(() => parseGoal('eval/message_length > 4', 'team')).toThrow(/can never be met: eval\/message_length lies in \[0, 4\]/);
+    expect(() => parseGoal('eval/message_information_bits >= 2.5', 'team')).toThrow(/can never be met/);
+    expect(parseGoal('eval/accuracy >= 0.9', 'team')).toEqual({ metric: 'eval/accuracy', op: '>=', value: 0.9 });
+    expect(parseGoal('eval/accuracy_count_colour >= 0.4', 'vision').metric).toBe('eval/accuracy_count_colour');
   });
 });
 

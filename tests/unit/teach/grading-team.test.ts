@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveWeights } from '@/lib/models/checkpoint';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { decodeWeightsFile, encodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
+import { TRAINERS } from '@/lib/spec/registry';
 import { startTrainer } from '@/lib/spec/start';
 import { createTeamTask } from '@/lib/tasks/team';
 import { selectBackend } from '@/lib/tf/backend';
-import { TEAM_GOAL_METRICS, teamGrading } from '@/lib/train/grading/team';
+import { teamGrading } from '@/lib/train/grading/team';
 import { TrainingRun, type Metrics } from '@/lib/train/run';
 import { receiverModelConfig, senderModelConfig, teamModels } from '@/lib/train/team-trainer';
 
@@ -97,8 +98,8 @@ describe('team grading: evaluation', () => {
     const again = await teamGrading.evaluate(weights, config, { kind: 'public' });
     expect(tf.memory().numTensors).toBe(before);
     expect(again).toEqual(lastEval);
-    expect(Object.keys(again).sort()).toEqual(TEAM_GOAL_METRICS.map((m) => m.metric).sort());
-    for (const { metric, min, max } of TEAM_GOAL_METRICS) {
+    expect(Object.keys(again).sort()).toEqual(TRAINERS.team.grading.metrics.map((m) => m.name).sort());
+    for (const { name: metric, min, max } of TRAINERS.team.grading.metrics) {
       expect(again[metric]).toBeGreaterThanOrEqual(min);
       expect(again[metric]).toBeLessThanOrEqual(max);
     }

@@ -11,9 +11,10 @@ import { visionLMWeightShapes } from '@/lib/models/shapes';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createVisionLM } from '@/lib/models/vision-lm';
 import { decodeWeightsFile, encodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
+import { TRAINERS } from '@/lib/spec/registry';
 import { startTrainer } from '@/lib/spec/start';
 import { selectBackend } from '@/lib/tf/backend';
-import { VISION_GOAL_METRICS, visionGrading } from '@/lib/train/grading/vision';
+import { visionGrading } from '@/lib/train/grading/vision';
 import { TrainingRun, type Metrics } from '@/lib/train/run';
 import { visionModelConfig, visionTaskFor, resolveVisionConfig } from '@/lib/train/vision-trainer';
 
@@ -98,7 +99,7 @@ describe('vision grading: evaluation', () => {
     expect(tf.memory().numTensors).toBe(before);
     expect(Object.keys(again).sort()).toEqual(['eval/accuracy', 'eval/accuracy_colour_at', 'eval/accuracy_count_colour', 'eval/accuracy_count_shape']);
     expect(again).toEqual(lastEval);
-    for (const metric of Object.keys(again)) expect(VISION_GOAL_METRICS.map((m) => m.metric)).toContain(metric);
+    for (const metric of Object.keys(again)) expect(TRAINERS.vision.grading.metrics.map((m) => m.name)).toContain(metric);
   });
 
   it('on the instructor’s seeded set: the same for a seed, different for another seed', async () => {

@@ -99,7 +99,8 @@ async function main() {
   }
   const { name, axes, runs, backend, csv, extras } = options;
   const [tf, { startTrainer }, { TrainingRun }] = await Promise.all([import('@tensorflow/tfjs'), import('@/lib/spec/start'), import('@/lib/train/run')]);
-  const metric = name === 'ppo' ? 'eval/return' : 'eval/accuracy';
+  // The trainer's headline metric: the first its spec offers a goal (PPO's return, self-improvement's target accuracy).
+  const metric = TRAINERS[name].grading.metrics[0].name;
   const results: SweepResult[] = [];
   const label = (values: FieldValue[], seed: number) => [...axes.map((a, i) => `${a.field}=${String(values[i])}`), `seed=${seed}`].join(' ');
   for (const [i, run] of runs.entries()) {

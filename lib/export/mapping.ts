@@ -4,12 +4,21 @@
  * reward weight, a constant of the generated scripts, or "no counterpart" with the reason. A schema field without a rule
  * makes exportPlan throw and tests/unit/export fail; tests check every kwarg against the field lists extracted from
  * TRL's source (trl-fields.json).
+ *
+ * The rules are written with rules.ts's machinery, which the vision project's rules (vision.ts) share.
  */
-import { TRL_VERSION, trlDefaults, type TrlConfig } from '@/content/trl-defaults';
-import { ConfigError, ownEntry, type Field, type FieldValue } from '@/lib/train/config';
-import { TRAINERS } from '@/lib/spec/registry';
+import { TRL_VERSION } from '@/content/trl-defaults';
+import { agentSchema } from '@/lib/train/agent-config';
+import { ConfigError, type FieldValue, type Schema } from '@/lib/train/config';
+import { dpoSchema } from '@/lib/train/dpo-config';
+import { grpoSchema } from '@/lib/train/grpo-config';
+import { sftSchema } from '@/lib/train/sft-config';
 import { portedEquivalent, type CustomRewardExport } from './custom-reward';
 import { code, float, shortNumber, type Py } from './py';
+import { batchLayout, batchOutcome, copied, learningRate, lrWarning, mapFields, none, type ConfigClass, type Kwarg, type Outcome, type RewardName, type Row, type Rule, type Settings } from './rules';
+
+// The machinery's names, where the GSM8K exporter's users and tests have always found them.
+export { batchLayout, copied, microBatch, none, type ConfigClass, type Kwarg, type Outcome, type RewardName, type Row, type Rule, type Settings, type Status } from './rules';
 
 export type ExportMethod = 'sft' | 'grpo' | 'dpo' | 'agent';
 export const EXPORT_METHODS: readonly ExportMethod[] = ['sft', 'grpo', 'dpo', 'agent'];
@@ -21,63 +30,16 @@ export const NOT_EXPORTABLE: Readonly<Record<string, string>> = {
   team: 'the team lab trains two policies on one shared reward, and TRL v1.13’s GRPOTrainer trains one policy per run: two runs would not share their rollouts or their reward, and one run with role prompts would make the two roles one policy, so no faithful TRL project can be generated.',
 };
 
-export type ConfigClass = 'SFTConfig' | 'GRPOConfig' | 'DPOConfig';
-/** The TRL config each training script builds. */
-export const CONFIG_OF: Record<ExportMethod, ConfigClass> = { sft: 'SFTConfig', grpo: 'GRPOConfig', dpo: 'DPOConfig', agent: 'GRPOConfig' };
+/** The lab schemas the GSM8K rules below are written for (each trainer's own config file, not the registry above lib/export). */
+const SCHEMAS: Record<ExportMethod, Schema> = { sft: sftSchema, grpo: grpoSchema, dpo: dpoSchema, agent: agentSchema };
 
-/** Reward functions of the generated common.py (the lab's, in Python with TRL's signature). */
-export type RewardName = 'correctness_reward' | 'at_least_reward' | 'digits_reward' | 'format_reward' | 'length_penalty' | 'soft_overlong_punishment' | 'tool_cost_reward' | 'custom_reward';
-
-export interface Kwarg {
-  name: string;
-  value: Py;
-  /** A comment written above the keyword (why it differs from the lab, or what it means). */
-  comment?: string;
-}
-
-export type Status = 'copied' | 'changed' | 'none';
-
-export interface Outcome {
-  status: Status;
-  /** Keywords of the method's TRL config this field becomes. */
-  config?: Kwarg[];
-  /** peft.LoraConfig keywords. */
-  lora?: Kwarg[];
-  reward?: { fn: RewardName; weight: number };
-  /** A constant of a generated script. */
-  constant?: { file: string; name: string; value: Py };
-  /** Why (for 'changed' and 'none'), or what to know (for 'copied'). */
-  note: string;
-}
-
-/** One line of the mapping table (the export dialog and the README). */
-export interface Row {
-  field: string;
-  value: FieldValue;
-  status: Status;
-  /** What it became, in Python: `GRPOConfig(learning_rate=1e-06)`, `LoraConfig(r=16)`, `reward_weights[0]`, or '—'. */
-  target: string;
-  note: string;
-}
-
-type Settings = Readonly<Record<string, FieldValue>>;
-type Rule = (value: FieldValue, s: Settings) => Outcome;
+/** The TRL config each project's lab run builds: for vision, its GRPO phase (its SFT phase's keywords are Outcome.sft). */
+export const CONFIG_OF: Record<ExportMethod | 'vision', ConfigClass> = { sft: 'SFTConfig', grpo: 'GRPOConfig', dpo: 'DPOConfig', agent: 'GRPOConfig', vision: 'GRPOConfig' };
 
 // ---- Values for the real model, each with its source ------------------------------------------------------------
 
-/** TRL's default from content/trl-defaults.ts, with its file:line for the comment. */
-function trlDefault(config: TrlConfig, field: string): { value: number; where: string } {
-  const d = trlDefaults.find((x) => x.config === config && x.field === field);
-  if (!d || typeof d.value !== 'number') throw new Error(`content/trl-defaults.ts has no numeric ${config}.${field}`);
-  return { value: d.value, where: `${d.file}:${d.line} at ${TRL_VERSION}` };
-}
-
 /** Why a learning rate is replaced, quoted wherever one is. */
-export const LR_WARNING =
-  'The lab’s rate suits a 27k-parameter model; a pretrained ~0.6B model needs rates hundreds of times smaller (TRL’s GRPO default is 1e-6), and larger ones can undo what pretraining taught it.';
-
-/** LoRA trains ~10× higher than full fine-tuning (TRL's docs/source/lora_without_regret.md: 2e-4 in its SFT example). */
-const LORA_SFT_LR = { value: 2e-4, where: 'docs/source/lora_without_regret.md:47 at v1.9.0 (the docs are not in the release’s wheel)' };
+export const LR_WARNING = lrWarning('~0.6B');
 
 /** Completion budgets for GSM8K: solutions run ~100–300 tokens; tool calls and results count too (grpo_trainer.py:2202). */
 export const REAL_MAX_COMPLETION = { grpo: 512, agent: 768 } as const;
@@ -88,62 +50,20 @@ export const MICRO_BATCH_CAP = { sft: 8, grpo: 8, dpo: 4, agent: 8 } as const;
 /** GSM8K needs several calculations per problem; the lab's products need one. */
 const REAL_TOOL_ITERATIONS = 8;
 
-/** The largest divisor of `total` that is ≤ cap: the micro-batch, so that micro × accumulation = total exactly. */
-export function microBatch(total: number, cap: number): number {
-  for (let d = Math.min(total, cap); d > 1; d--) if (total % d === 0) return d;
-  return 1;
-}
-
-function learningRate(method: ExportMethod, lab: number, labDefault: number, lora: boolean): Outcome {
-  const real = method === 'sft' ? (lora ? LORA_SFT_LR : trlDefault('SFTConfig', 'learning_rate')) : trlDefault(method === 'dpo' ? 'DPOConfig' : 'GRPOConfig', 'learning_rate');
-  const ratio = lab / labDefault;
-  const multiple =
-    Math.abs(ratio - 1) > 1e-9
-      ? ` The run used ${shortNumber(+ratio.toPrecision(3))}× the lab’s default (${shortNumber(labDefault)}); the same multiple here would be ${shortNumber(+(real.value * ratio).toPrecision(3))}.`
-      : '';
-  const why = `lab: ${shortNumber(lab)}, right for a ~30k-parameter model; ${shortNumber(real.value)} is ${lora ? 'LoRA’s usual rate' : 'TRL’s default'} (${real.where}). ${LR_WARNING}${multiple}`;
-  return {
-    status: lab === real.value ? 'copied' : 'changed',
-    config: [{ name: 'learning_rate', value: real.value, comment: why }],
-    note: why,
-  };
-}
-
-const copied = (name: string, value: Py, note = ''): Outcome => ({ status: 'copied', config: [{ name, value }], note });
-const none = (note: string): Outcome => ({ status: 'none', note });
+/** The GSM8K projects' rate: their lab's model is the ~30k-parameter TinyLM, the real one Qwen3-0.6B. */
+const gsm8kRate = (method: ExportMethod, lab: number, labDefault: number, lora = false) =>
+  learningRate(CONFIG_OF[method], lab, { labModel: 'a ~30k-parameter model', realModel: '~0.6B', labDefault, lora });
 
 /** The script that trains each method's own config (where the run's batch constant goes). */
 const TRAIN_SCRIPT: Record<ExportMethod, string> = { sft: 'train_sft.py', grpo: 'train_grpo.py', dpo: 'train_dpo.py', agent: 'train_agent.py' };
 
-/**
- * The lab's examples per optimizer step spread over `processes` processes: each process's micro-batch and its
- * accumulation steps, so that micro × processes × accumulation = total. The exported common.batch_layout computes the
- * same at run time from WORLD_SIZE; null where `total` does not split evenly (the script stops and says so).
- */
-export function batchLayout(total: number, cap: number, processes: number): { micro: number; accumulation: number } | null {
-  if (!Number.isInteger(processes) || processes < 1 || total % processes !== 0) return null;
-  const share = total / processes;
-  const micro = microBatch(share, cap);
-  return { micro, accumulation: share / micro };
-}
-
-/**
- * The run's batch: the same number of examples per optimizer step on any number of GPUs. The script reads how many
- * processes accelerate started and splits the batch itself (common.batch_layout): a fixed accumulation would multiply
- * the batch by the number of GPUs, and for GRPO also change how many optimizer steps each generation feeds.
- */
 function batch(method: ExportMethod, total: number, unit: string): Outcome {
-  const one = batchLayout(total, MICRO_BATCH_CAP[method], 1)!;
-  const note = `${total} ${unit} per optimizer step, as in the lab, on any number of GPUs: batch_layout (common.py) splits them over the processes (one GPU: ${one.micro} per micro-batch × ${one.accumulation} accumulation steps).`;
-  return {
-    status: 'copied',
-    config: [
-      { name: 'per_device_train_batch_size', value: code('PER_DEVICE_BATCH') },
-      { name: 'gradient_accumulation_steps', value: code('ACCUMULATION'), comment: note },
-    ],
-    constant: { file: TRAIN_SCRIPT[method], name: 'BATCH_PER_STEP', value: total },
-    note,
-  };
+  return batchOutcome(
+    total,
+    MICRO_BATCH_CAP[method],
+    { file: TRAIN_SCRIPT[method], name: 'BATCH_PER_STEP' },
+    (one) => `${total} ${unit} per optimizer step, as in the lab, on any number of GPUs: batch_layout (common.py) splits them over the processes (one GPU: ${one.micro} per micro-batch × ${one.accumulation} accumulation steps).`,
+  );
 }
 
 function evalSteps(value: FieldValue, what: string): Outcome {
@@ -184,7 +104,7 @@ const loraField =
     s.use_peft ? { status: 'copied', lora: [{ name, value: map(value) }], note } : none('use_peft is off: full fine-tuning, no LoraConfig.');
 
 export const SFT_RULES = {
-  learning_rate: (v, s) => learningRate('sft', v as number, 3e-3, s.use_peft === true),
+  learning_rate: (v, s) => gsm8kRate('sft', v as number, 3e-3, s.use_peft === true),
   per_device_train_batch_size: (v) => batch('sft', v as number, 'sequences'),
   max_steps: maxSteps,
   max_grad_norm: maxGradNorm,
@@ -212,7 +132,7 @@ export const SFT_RULES = {
 
 function grpoRules(method: 'grpo' | 'agent', labLr: number) {
   return {
-    learning_rate: (v: FieldValue) => learningRate(method, v as number, labLr, false),
+    learning_rate: (v: FieldValue) => gsm8kRate(method, v as number, labLr),
     per_device_train_batch_size: (v: FieldValue) => batch(method, v as number, 'completions'),
     num_generations: (v: FieldValue) => copied('num_generations', v as number),
     max_completion_length: (v: FieldValue) => {
@@ -355,7 +275,7 @@ export const AGENT_RULES = {
 // ---- DPO ---------------------------------------------------------------------------------------------------------
 
 export const DPO_RULES = {
-  learning_rate: (v) => learningRate('dpo', v as number, 5e-5, false),
+  learning_rate: (v) => gsm8kRate('dpo', v as number, 5e-5),
   per_device_train_batch_size: (v) => batch('dpo', v as number, 'pairs'),
   beta: (v) => copied('beta', v as number),
   loss_type: (v) => copied('loss_type', [v as string], `TRL ${TRL_VERSION} takes a list of loss types (combined with loss_weights).`),
@@ -385,45 +305,12 @@ export interface Plan {
   warnings: string[];
 }
 
-function target(method: ExportMethod, o: Outcome): string {
-  const parts: string[] = [];
-  const kw = (k: Kwarg) => `${k.name}=${typeof k.value === 'object' && k.value !== null && 'code' in k.value ? (k.value as { code: string }).code : JSON.stringify(k.value)}`;
-  if (o.config?.length) parts.push(`${CONFIG_OF[method]}(${o.config.map(kw).join(', ')})`);
-  if (o.lora?.length) parts.push(`LoraConfig(${o.lora.map(kw).join(', ')})`);
-  if (o.reward) parts.push(`${o.reward.fn} × ${o.reward.weight} in reward_weights`);
-  if (o.constant) parts.push(`${o.constant.file}: ${o.constant.name} = ${kw({ name: '', value: o.constant.value }).slice(1)}`);
-  return parts.length ? parts.join('; ') : o.status === 'none' ? 'no counterpart' : '—';
-}
-
 /**
  * The whole mapping of one run's settings (which must be complete and valid for the method's schema), and the reader's
  * own reward function if the run used one (custom-reward.ts: custom_reward.js and custom_reward.py).
  */
 export function exportPlan(method: ExportMethod, settings: Settings, customReward?: CustomRewardExport): Plan {
-  const rules = RULES[method];
-  const fields = Object.keys(TRAINERS[method].schema);
-  const rows: Row[] = [];
-  const config: Kwarg[] = [];
-  const lora: Kwarg[] = [];
-  const rewards: Plan['rewards'] = [];
-  const constants: Plan['constants'] = {};
-  for (const field of fields) {
-    const rule = ownEntry(rules, field);
-    // A new lab field must say what it becomes in TRL (tests/unit/export/mapping.test.ts checks every schema field).
-    if (!rule) throw new Error(`lib/export/mapping.ts has no rule for the ${method} field ${field}`);
-    if (!Object.hasOwn(settings, field)) throw new ConfigError([`${field} is missing from the ${method} settings`]);
-    const o = rule(settings[field], settings);
-    // A field TRL types as float is written as one (temperature=1.0, not 1).
-    const schemaField = TRAINERS[method].schema[field as keyof (typeof TRAINERS)[typeof method]['schema']] as Field;
-    const floats = (k: Kwarg): Kwarg => (k.name === field && schemaField.kind === 'number' && !schemaField.integer && typeof k.value === 'number' ? { ...k, value: float(k.value) } : k);
-    rows.push({ field, value: settings[field], status: o.status, target: target(method, o), note: o.note });
-    config.push(...(o.config ?? []).map(floats));
-    lora.push(...(o.lora ?? []));
-    if (o.reward && o.reward.weight > 0) rewards.push(o.reward);
-    if (o.constant) constants[o.constant.name] = { file: o.constant.file, value: o.constant.value };
-  }
-  const extra = Object.keys(settings).find((k) => !fields.includes(k));
-  if (extra !== undefined) throw new ConfigError([`unknown field "${extra}" for ${method}`]);
+  const { rows, config, lora, rewards, constants } = mapFields(method, SCHEMAS[method], RULES[method], settings, CONFIG_OF[method]);
   const warnings: string[] = [];
   if (customReward) {
     if (method !== 'grpo' && method !== 'agent') throw new ConfigError([`${method} takes no reward function: only grpo and agent do`]);

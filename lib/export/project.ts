@@ -3,18 +3,14 @@
  * command line (scripts/export.ts writes them to a folder) and the lab's "Export for TRL" button (a zip). Pure:
  * no tfjs, no UI, no file system.
  */
-import { TRL_VERSION } from '@/content/trl-defaults';
 import { ConfigError, ownEntry, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINERS } from '@/lib/spec/registry';
-import { ACCELERATE_CONFIGS } from './accelerate';
-import { customRewardJs, customRewardPy, type CustomRewardExport } from './custom-reward';
-import { EXPORT_METHODS, exportPlan, NOT_EXPORTABLE, type ExportMethod, type Plan } from './mapping';
-import { commonPy } from './python/common';
-import { evalPy } from './python/evaluate';
-import { prepareDataPy } from './python/prepare';
-import { makePairsPy, trainDpoPy, trainGrpoPy, trainSftPy } from './python/train';
-import { readmeMd, requirementsTxt, RL_SCRIPT } from './readme';
-import { buildVisionProject, type VisionPlan } from './vision';
+import type { CustomRewardExport } from './custom-reward';
+import { EXPORT_METHODS, NOT_EXPORTABLE, type ExportMethod, type Plan } from './mapping';
+import { buildTextProject } from './text-project';
+import type { ExportLab } from './types';
+import type { VisionPlan } from './vision';
+import { buildVisionProject } from './vision-project';
 
 export interface ProjectFile {
   path: string;
@@ -56,13 +52,8 @@ export function exportSettings(method: ExportTarget, preset: string, overrides: 
   return resolve(schema, merged) as Record<string, FieldValue>;
 }
 
-/** The fields whose values differ from the preset's (for the README's first line). */
-function changedFields(method: ExportTarget, preset: string, settings: Readonly<Record<string, FieldValue>>): string[] {
-  const base = exportSettings(method, preset);
-  return Object.keys(settings)
-    .filter((k) => settings[k] !== base[k])
-    .map((k) => `${k}=${String(settings[k])}`);
-}
+/** The lab as its exporter reads it. */
+const exportLab = (method: ExportTarget): ExportLab => ({ trainer: method, summary: TRAINERS[method].summary, schema: TRAINERS[method].schema, presets: TRAINERS[method].presets });
 
 /**
  * Every file of the project, in a fixed order; the same settings always give the same bytes. With the reader's own
@@ -72,26 +63,6 @@ export function buildProject(method: ExportMethod, settings: Readonly<Record<str
 export function buildProject(method: 'vision', settings: Readonly<Record<string, FieldValue>>, preset: string): Project<VisionPlan>;
 export function buildProject(method: ExportTarget, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project;
 export function buildProject(method: ExportTarget, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project {
-  if (method === 'vision') {
-    if (customReward) throw new ConfigError(['the vision export takes no reward function: it trains with the lab’s correctness reward']);
-    return buildVisionProject(Object.keys(TRAINERS.vision.schema), settings, preset, TRAINERS.vision.summary);
-  }
-  const plan = exportPlan(method, settings, customReward);
-  const name = `trl-${method}-${preset.replace(/[^a-z0-9_-]/gi, '_')}`;
-  const lab = { name, title: TRAINERS[method].summary, preset, changed: changedFields(method, preset, settings) };
-  const rl = RL_SCRIPT[method];
-  const files: ProjectFile[] = [
-    { path: 'README.md', text: readmeMd(plan, lab) },
-    { path: 'requirements.txt', text: requirementsTxt() },
-    { path: 'common.py', text: commonPy(plan, lab) },
-    { path: 'prepare_data.py', text: prepareDataPy(method) },
-    { path: 'train_sft.py', text: trainSftPy(plan) },
-    ...(method === 'dpo' ? [{ path: 'make_pairs.py', text: makePairsPy(plan) }] : []),
-    ...(rl && method === 'dpo' ? [{ path: rl, text: trainDpoPy(plan) }] : rl ? [{ path: rl, text: trainGrpoPy(plan) }] : []),
-    ...(customReward ? [{ path: 'custom_reward.py', text: customRewardPy(customReward) }, { path: 'custom_reward.js', text: customRewardJs(customReward) }] : []),
-    { path: 'eval.py', text: evalPy(plan) },
-    ...ACCELERATE_CONFIGS.map((c) => ({ path: c.path, text: c.text })),
-    { path: 'lab-run.json', text: `${JSON.stringify({ exported_from: 'Agentic RL Lab', trl: TRL_VERSION, trainer: method, preset, settings, ...(customReward ? { custom_reward: { weight: customReward.weight, source: 'custom_reward.js' } } : {}) }, null, 2)}\n` },
-  ];
-  return { name, plan, files };
+  if (method === 'vision') return buildVisionProject(exportLab(method), settings, preset, customReward);
+  return buildTextProject(exportLab(method), settings, preset, customReward);
 }

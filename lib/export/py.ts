@@ -49,6 +49,16 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
+/** How deep a config's keyword arguments sit in the generated scripts (inside main(), inside the config call). */
+export const KWARG_INDENT = '        ';
+
+/** `NAME = value` for each of a plan's constants that belongs in `file`, in the plan's order, leaving out those in `skip`. */
+export function assignments(constants: Readonly<Record<string, { file: string; value: Py }>>, file: string, skip: readonly string[] = []): string[] {
+  return Object.entries(constants)
+    .filter(([name, c]) => c.file === file && !skip.includes(name))
+    .map(([name, c]) => `${name} = ${py(c.value)}`);
+}
+
 /** Keyword arguments, one a line, each after its comment (wrapped at 116 columns). */
 export function kwargLines(kwargs: readonly { name: string; value: Py; comment?: string }[], indent: string): string {
   return kwargs

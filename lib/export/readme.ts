@@ -1,11 +1,16 @@
-/** README.md and requirements.txt of an exported project. Every number in them comes from code, none is typed here. */
+/**
+ * README.md and requirements.txt of an exported project: the pieces every project's README shares (files table,
+ * warnings, accelerate commands, versions, the mapping table), and the GSM8K projects' README. Every number in them
+ * comes from code, none is typed here.
+ */
 import { TRL_VERSION } from '@/content/trl-defaults';
 import { findModel } from '@/lib/dist/models';
 import { ACCELERATE_CONFIGS } from './accelerate';
 import { hardwareMarkdown, hardwareTable, logitsGB, type HardwareStep } from './hardware';
-import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type ExportMethod, type Plan, type Row } from './mapping';
+import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, MICRO_BATCH_CAP, type ExportMethod, type Plan } from './mapping';
 import { shortNumber } from './py';
-import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
+import { microBatch, type Row } from './rules';
+import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT, type Pin } from './versions';
 
 /** Tokens a GSM8K prompt may take with the system prompt and chat template (the longest questions are ~200). */
 export const PROMPT_BUDGET = 256;
@@ -17,13 +22,53 @@ export const RL_SCRIPT: Record<ExportMethod, string | null> = { sft: null, grpo:
 const GENERATION_SCALING = `, and each generation feeds the lab's number of optimizer steps (\`steps_per_generation\` counts
 micro-steps of each process, so the script scales it with the accumulation): the run stays as on- or off-policy as the lab's`;
 
-export function requirementsTxt(): string {
-  const lines = PINS.map((p) => `${p.name}==${p.version}`.padEnd(24) + `# ${p.why}`);
-  return `# Exact versions for TRL ${TRL_VERSION}. Install torch first, the build for your CUDA (${TORCH_REQUIREMENT.why}).
+/** A package installed unpinned, in the build that matches the reader's torch and CUDA (torchvision for the vision project). */
+export interface BuildRequirement {
+  spec: string;
+  why: string;
+}
+
+/** What a project needs beyond the GSM8K projects' PINS and torch. */
+export interface ExtraRequirements {
+  pins?: readonly Pin[];
+  builds?: readonly BuildRequirement[];
+}
+
+/** requirements.txt: torch (and any other build) first, unpinned, then every pin with its reason. */
+export function requirementsTxt(extra: ExtraRequirements = {}): string {
+  const builds = extra.builds ?? [];
+  const lines = [...PINS, ...(extra.pins ?? [])].map((p) => `${p.name}==${p.version}`.padEnd(24) + `# ${p.why}`);
+  const first = ['torch', ...builds.map((b) => b.spec)];
+  return `# Exact versions for TRL ${TRL_VERSION}. Install ${first.join(' and ')} first, the build${first.length > 1 ? 's' : ''} for your CUDA (${TORCH_REQUIREMENT.why}).
 ${TORCH_REQUIREMENT.spec}
-${lines.join('\n')}
+${builds.map((b) => `${b.spec.padEnd(30)}# ${b.why}\n`).join('')}${lines.join('\n')}
 `;
 }
+
+/** The README's versions table: every pin, then the builds left unpinned. */
+export function versionsTable(extra: ExtraRequirements = {}): string {
+  return [
+    '| package | version | why |',
+    '| --- | --- | --- |',
+    ...[...PINS, ...(extra.pins ?? [])].map((p) => `| ${p.name} | ${p.version} | ${cell(p.why)} |`),
+    ...(extra.builds ?? []).map((b) => `| ${b.spec} | not pinned | ${cell(b.why)} |`),
+  ].join('\n');
+}
+
+/** The README's files table; a row may name several files (the vision project's scenes). */
+export function filesTable(rows: readonly (readonly [string | readonly string[], string])[]): string {
+  const names = (files: string | readonly string[]) => (typeof files === 'string' ? [files] : files).map((f) => `\`${f}\``).join(', ');
+  return ['| file | what it does |', '| --- | --- |', ...rows.map(([files, what]) => `| ${names(files)} | ${what} |`)].join('\n');
+}
+
+/** The accelerate configs' rows of a files table. */
+export const accelerateFileRows = (): [string, string][] => ACCELERATE_CONFIGS.map((c): [string, string] => [c.path, c.summary]);
+
+/** A training script launched on two GPUs with the DDP config (the README's "Run it, in order"). */
+export const accelerateLaunch = (script: string) => `accelerate launch --config_file accelerate/multi_gpu.yaml --num_processes 2 ${script}`;
+
+/** The plan's warnings as one block quote, each marked. */
+export const warningsMarkdown = (warnings: readonly string[]) => warnings.map((w) => `> **Warning.** ${w}`).join('\n>\n');
 
 /** The training steps whose memory the README tabulates. */
 export function hardwareSteps(plan: Plan): HardwareStep[] {
@@ -63,7 +108,7 @@ function files(method: ExportMethod, customReward: boolean): [string, string][] 
         ] as [string, string][])
       : []),
     ['eval.py', 'held-out accuracy on GSM8K’s test split, greedy, with the same parser'],
-    ...ACCELERATE_CONFIGS.map((c): [string, string] => [c.path, c.summary]),
+    ...accelerateFileRows(),
     ['lab-run.json', 'the lab settings this project was exported from'],
   ];
 }
@@ -82,19 +127,18 @@ export function readmeMd(plan: Plan, lab: { name: string; title: string; preset:
       : 'fits on none of these settings: lower per_device_train_batch_size and raise gradient_accumulation_steps';
   // init_from=base in the agent lab: RL starts from MODEL itself (START_FROM = MODEL in train_agent.py).
   const skipSft = typeof plan.constants.START_FROM?.value === 'object';
-  const accel = (script: string) => `accelerate launch --config_file accelerate/multi_gpu.yaml --num_processes 2 ${script}`;
   const commands = [
     `pip install -r requirements.txt          # after torch for your CUDA`,
     `python prepare_data.py                   # 1. data: CPU and network, a minute`,
     ...(skipSft
       ? [`# 2. SFT: skipped, as in the run (init_from=base)`]
-      : [`${accel('train_sft.py')}   # 2. SFT (or: python train_sft.py on one GPU)`]),
+      : [`${accelerateLaunch('train_sft.py')}   # 2. SFT (or: python train_sft.py on one GPU)`]),
     ...(method === 'dpo' ? [`python make_pairs.py                     # 3a. pairs from the SFT model: one GPU`] : []),
-    ...(rl ? [`${accel(rl)}   # 3. ${method === 'dpo' ? 'DPO' : 'GRPO'}: the lab run`] : []),
+    ...(rl ? [`${accelerateLaunch(rl)}   # 3. ${method === 'dpo' ? 'DPO' : 'GRPO'}: the lab run`] : []),
     `python eval.py --model ${skipSft ? MODEL : 'outputs/sft'}          # 4. accuracy before${rl ? ' RL' : ''}`,
     ...(rl ? [`python eval.py --model ${last}        #    and after`] : []),
   ];
-  const warnings = plan.warnings.map((w) => `> **Warning.** ${w}`).join('\n>\n');
+  const warnings = warningsMarkdown(plan.warnings);
   return `# ${lab.name}: a lab run on a real GPU with TRL ${TRL_RELEASE}
 
 Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`${lab.preset}\`${lab.changed.length ? `, with ${lab.changed.map((c) => `\`${c}\``).join(', ')}` : ''}). The lab trained a
@@ -114,11 +158,7 @@ a calculation, not a measurement. To run it for real you need torch built for yo
 
 ## Files
 
-| file | what it does |
-| --- | --- |
-${files(method, plan.rewards.some((r) => r.fn === 'custom_reward'))
-  .map(([f, what]) => `| \`${f}\` | ${what} |`)
-  .join('\n')}
+${filesTable(files(method, plan.rewards.some((r) => r.fn === 'custom_reward')))}
 
 Change the model in one place, \`MODEL\` in \`common.py\` (\`${MODEL_ALTERNATIVE}\` is the same family at this size).
 
@@ -178,8 +218,6 @@ ${mappingMarkdown(plan.rows)}
 
 TRL ${TRL_VERSION}, pinned with the libraries around it in \`requirements.txt\`:
 
-| package | version | why |
-| --- | --- | --- |
-${PINS.map((p) => `| ${p.name} | ${p.version} | ${cell(p.why)} |`).join('\n')}
+${versionsTable()}
 `;
 }

@@ -5,7 +5,7 @@
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
 import type { Plan } from '../mapping';
-import { py } from '../py';
+import { assignments, py } from '../py';
 import { DATASET, MODEL, MODEL_ALTERNATIVE } from '../versions';
 
 export const SYSTEM_PROMPT = "Solve the math problem step by step. End your reply with the final answer on its own line, as '#### <number>'.";
@@ -26,11 +26,7 @@ export const BATCH_LAYOUT_PY = `def batch_layout(batch: int, micro_batch_cap: in
     micro = max(d for d in range(1, min(share, micro_batch_cap) + 1) if share % d == 0)
     return micro, share // micro`;
 
-const constantsIn = (plan: Plan, file: string) =>
-  Object.entries(plan.constants)
-    .filter(([, c]) => c.file === file)
-    .map(([name, c]) => `${name} = ${py(c.value)}`)
-    .join('\n');
+const constantsIn = (plan: Plan, file: string) => assignments(plan.constants, file).join('\n');
 
 const CALCULATOR = `
 # ---- The calculator tool --------------------------------------------------------------------------------------------

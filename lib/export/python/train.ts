@@ -4,10 +4,9 @@
  * needs, written out with comments.
  */
 import { TRL_VERSION, trlDefaults } from '@/content/trl-defaults';
-import { REAL_MAX_LENGTH, microBatch, MICRO_BATCH_CAP, type Kwarg, type Plan } from '../mapping';
-import { float, kwargLines, py, wrap } from '../py';
-
-const I = '        ';
+import { REAL_MAX_LENGTH, MICRO_BATCH_CAP, type Plan } from '../mapping';
+import { microBatch, type Kwarg } from '../rules';
+import { assignments, float, KWARG_INDENT as I, kwargLines, py, wrap } from '../py';
 
 /** TRL's SFT learning rate, with where its source says so (content/trl-defaults.ts). */
 const SFT_LR = trlDefaults.find((d) => d.config === 'SFTConfig' && d.field === 'learning_rate')!;
@@ -56,10 +55,10 @@ const layoutLine = (plan: Plan) =>
     ? `PER_DEVICE_BATCH, ACCUMULATION = batch_layout(BATCH_PER_STEP, ${MICRO_BATCH_CAP[plan.method]})  # the lab's batch per optimizer step on any number of GPUs\n`
     : '';
 
+// START_FROM is written by each script itself, with a comment on where it starts.
 const constants = (plan: Plan, file: string) =>
-  Object.entries(plan.constants)
-    .filter(([name, c]) => c.file === file && name !== 'START_FROM')
-    .map(([name, c]) => `${name} = ${py(c.value)}\n`)
+  assignments(plan.constants, file, ['START_FROM'])
+    .map((line) => `${line}\n`)
     .join('');
 
 export function trainSftPy(plan: Plan): string {

@@ -25,10 +25,10 @@ describe('the vision export', () => {
     expect(presets).toEqual(expect.arrayContaining(['default', 'text_only', 'counting']));
     for (const { preset, project } of projects) {
       expect(project.plan.rows.map((r) => r.field), preset).toEqual(Object.keys(TRAINERS.vision.schema));
-      for (const k of project.plan.grpo) expect(TRL_FIELDS.GRPOConfig.fields, `GRPOConfig(${k.name})`).toContain(k.name);
+      for (const k of project.plan.config) expect(TRL_FIELDS.GRPOConfig.fields, `GRPOConfig(${k.name})`).toContain(k.name);
       for (const k of project.plan.sft) expect(TRL_FIELDS.SFTConfig.fields, `SFTConfig(${k.name})`).toContain(k.name);
       for (const r of project.plan.rows) if (r.status !== 'copied') expect(r.note.length, r.field).toBeGreaterThan(10);
-      const lr = project.plan.grpo.find((k) => k.name === 'learning_rate')!;
+      const lr = project.plan.config.find((k) => k.name === 'learning_rate')!;
       expect(lr.value).toBe(1e-6); // never the lab's 1e-3
       expect(file(project, 'common.py')).toContain(`MODEL = "${VISION_MODEL}"`);
     }
@@ -41,7 +41,7 @@ describe('the vision export', () => {
   it('carries the lab’s GRPO settings and splits max_steps into SFT and GRPO steps', () => {
     const settings = exportSettings('vision', 'default', { num_generations: 4, beta: 0.04, epsilon: 0.3, loss_type: 'grpo', sft_steps: 100, max_steps: 250 });
     const plan = buildProject('vision', settings, 'default').plan;
-    const kw = Object.fromEntries(plan.grpo.map((k) => [k.name, k.value]));
+    const kw = Object.fromEntries(plan.config.map((k) => [k.name, k.value]));
     expect(kw.num_generations).toBe(4);
     expect(kw.beta).toBe(0.04);
     expect(kw.epsilon).toBe(0.3);

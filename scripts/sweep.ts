@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '@/lib/errors';
 import { ConfigError, parseAssignment, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES } from '@/lib/spec/registry';
+import { TRAINER_NAMES, TRAINERS } from '@/lib/spec/registry';
 import { checkPlan, finalMetrics, parseAxis, parseSeeds, planSweep, summarize, sweepCsv, SweepError, type SweepResult } from '@/lib/train/sweep';
 import { integerFlag, nodeBackendFlag, parseFlags, UsageError } from './cli';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';

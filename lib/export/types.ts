@@ -5,7 +5,7 @@
  */
 import type { FieldValue, PresetTable, Schema } from '@/lib/train/config';
 import type { CustomRewardExport } from './custom-reward';
-import type { Row } from './mapping';
+import type { Row } from './rules';
 
 export interface ProjectFile {
   path: string;

@@ -5,9 +5,10 @@
  * trainer they were not given. No tfjs.
  */
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
-import type { Project } from '@/lib/export/types';
-import { ConfigError, ownEntry, resolve, type FieldValue, type Schema } from '@/lib/train/config';
-import { TRAINER_NAMES, TRAINERS, trainerNamed, trainerSettings, type ExportSpec, type TrainerName } from './registry';
+import { labSettings } from '@/lib/export/settings';
+import type { ExportLab, Project } from '@/lib/export/types';
+import { ConfigError, type FieldValue } from '@/lib/train/config';
+import { TRAINER_NAMES, TRAINERS, trainerNamed, type ExportSpec, type TrainerName } from './registry';
 
 /** The trainers whose labs export a project, in the registry's order. */
 export const EXPORTABLE: readonly TrainerName[] = TRAINER_NAMES.filter((name) => 'load' in TRAINERS[name].export);
@@ -20,21 +21,18 @@ export function exportOf(name: string): { trainer: TrainerName; spec: ExportSpec
   return 'refusal' in spec ? { refusal: `${trainer} cannot be exported: ${spec.refusal}` } : { trainer, spec };
 }
 
+/** The lab as its exporter reads it (lib/export/types.ts ExportLab): what the trainer's spec says of it. */
+export function exportLabOf(trainer: TrainerName): ExportLab {
+  const { summary, schema, presets } = TRAINERS[trainer];
+  return { trainer, summary, schema, presets };
+}
+
 /**
  * The settings of a preset with overrides on top, validated by the trainer's schema (a ConfigError names every
- * problem). With epsilon set and epsilon_high not, epsilon_high follows epsilon, as TRL and the labs do
- * (lib/train/grpo-update.ts resolveGrpoLike).
+ * problem; lib/export/settings.ts labSettings, which also makes epsilon_high follow epsilon as TRL does).
  */
-export function exportSettings(trainer: TrainerName, preset: string, overrides: Record<string, FieldValue> = {}): Record<string, FieldValue> {
-  const { schema, presets } = trainerSettings(trainer);
-  const chosen = ownEntry(presets, preset);
-  if (!chosen) throw new ConfigError([`unknown preset "${preset.slice(0, 40)}" for ${trainer} (known: ${Object.keys(presets).join(', ')})`]);
-  const merged: Record<string, unknown> = { ...chosen.overrides, ...overrides };
-  if ('epsilon_high' in schema && Object.hasOwn(overrides, 'epsilon') && !Object.hasOwn(overrides, 'epsilon_high') && !Object.hasOwn(chosen.overrides, 'epsilon_high')) {
-    merged.epsilon_high = overrides.epsilon;
-  }
-  return resolve(schema as Schema, merged) as Record<string, FieldValue>;
-}
+export const exportSettings = (trainer: TrainerName, preset: string, overrides: Record<string, FieldValue> = {}): Record<string, FieldValue> =>
+  labSettings(exportLabOf(trainer), preset, overrides);
 
 /**
  * Every file of the project of trainer `trainer`'s run (`settings` complete and valid), in a fixed order: the same
@@ -44,8 +42,7 @@ export function exportSettings(trainer: TrainerName, preset: string, overrides: 
 export async function buildExport(trainer: TrainerName, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Promise<Project> {
   const chosen = exportOf(trainer);
   if ('refusal' in chosen) throw new ConfigError([chosen.refusal]);
-  const { summary, schema, presets, accepts } = TRAINERS[trainer];
-  if (customReward && !accepts.reward) throw new ConfigError([`the ${trainer} export takes no reward function: its lab trains with its own rewards only`]);
+  if (customReward && !TRAINERS[trainer].accepts.reward) throw new ConfigError([`the ${trainer} export takes no reward function: its lab trains with its own rewards only`]);
   const build = await chosen.spec.load();
-  return build({ trainer, summary, schema, presets }, settings, preset, customReward);
+  return build(exportLabOf(trainer), settings, preset, customReward);
 }

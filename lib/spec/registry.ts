@@ -256,7 +256,7 @@ const ENTRIES = {
     export: {
       model: 'Qwen/Qwen2.5-VL-3B-Instruct',
       pitch: 'These settings as a TRL project for the vision-language model Qwen2.5-VL-3B-Instruct on the lab’s own pictures: data, SFT, this run, evaluation, multi-GPU configs.',
-      load: () => import('@/lib/export/vision').then((m) => m.buildVisionProject),
+      load: () => import('@/lib/export/vision-project').then((m) => m.buildVisionProject),
     },
     claims: () => import('@/lib/claims/vision').then((m) => m.claims),
   }),

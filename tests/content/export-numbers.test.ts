@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hardwareTable } from '@/lib/export/hardware';
 import { batchLayout, LR_WARNING, MICRO_BATCH_CAP, REAL_MAX_COMPLETION } from '@/lib/export/mapping';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings } from '../unit/export/helpers';
 import { CHAPTER_LINK, hardwareSteps, PROMPT_BUDGET } from '@/lib/export/readme';
 import { MODEL } from '@/lib/export/versions';
 import { grpoSchema } from '@/lib/train/grpo-config';

@@ -10,7 +10,7 @@ import { trlDefaults } from '@/content/trl-defaults';
 import { findModel, paramCount } from '@/lib/dist/models';
 import { hardwareTable, logitsGB } from '@/lib/export/hardware';
 import { REAL_MAX_COMPLETION } from '@/lib/export/mapping';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings } from '../unit/export/helpers';
 import { modelInitKwargs } from '@/lib/export/python/train';
 import { hardwareSteps, PROMPT_BUDGET } from '@/lib/export/readme';
 import { MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE } from '@/lib/export/versions';

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProject, exportSettings, type ExportTarget } from '@/lib/export/project';
+import { buildExport, exportSettings } from '@/lib/spec/export';
+import type { TrainerName } from '@/lib/spec/registry';
 import { CELL_PIXELS } from '@/lib/export/vision';
 
 const PYTHON = process.env.EXPORT_SMOKE_PYTHON ?? '';
@@ -29,9 +30,10 @@ function run(dir: string, args: string[], extraEnv: Record<string, string> = {})
   return output;
 }
 
-function project(method: ExportTarget, preset = 'default'): string {
+/** Writes the project exactly as `npm run export` and the lab's button build it: through the trainer's spec. */
+async function project(method: TrainerName, preset = 'default'): Promise<string> {
   const dir = path.join(root, `${method}-${preset}`);
-  for (const file of buildProject(method, exportSettings(method, preset), preset).files) {
+  for (const file of (await buildExport(method, exportSettings(method, preset), preset)).files) {
     fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
     fs.writeFileSync(path.join(dir, file.path), file.text);
   }
@@ -68,8 +70,8 @@ describe('the exported projects, run at toy scale', () => {
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('sft: data, SFT, eval; prepare_data.py again after an edit to common.py gives the new rows', () => {
-    const dir = project('sft');
+  it('sft: data, SFT, eval; prepare_data.py again after an edit to common.py gives the new rows', async () => {
+    const dir = await project('sft');
     step(dir, 'prepare_data.py');
     step(dir, 'train_sft.py');
     saved(dir, 'outputs/sft');
@@ -82,8 +84,8 @@ describe('the exported projects, run at toy scale', () => {
     expect(first).toContain('EDITED #### ');
   }, 10 * MINUTES);
 
-  it('sft with LoRA: adapters trained, merged into outputs/sft, eval', () => {
-    const dir = project('sft', 'lora_r4');
+  it('sft with LoRA: adapters trained, merged into outputs/sft, eval', async () => {
+    const dir = await project('sft', 'lora_r4');
     step(dir, 'prepare_data.py');
     step(dir, 'train_sft.py');
     expect(fs.existsSync(path.join(dir, 'outputs/sft-adapter/adapter_model.safetensors'))).toBe(true);
@@ -91,8 +93,8 @@ describe('the exported projects, run at toy scale', () => {
     evaluate(dir, 'outputs/sft');
   }, 10 * MINUTES);
 
-  it('grpo: data, SFT, GRPO with its in-training evaluation, eval', () => {
-    const dir = project('grpo');
+  it('grpo: data, SFT, GRPO with its in-training evaluation, eval', async () => {
+    const dir = await project('grpo');
     step(dir, 'prepare_data.py');
     step(dir, 'train_sft.py');
     step(dir, 'train_grpo.py', 'log_completions=False');
@@ -100,8 +102,8 @@ describe('the exported projects, run at toy scale', () => {
     evaluate(dir, 'outputs/grpo');
   }, 10 * MINUTES);
 
-  it('dpo: data, SFT, pairs (none from a random model: a clear stop; then scored right/wrong), DPO, eval', () => {
-    const dir = project('dpo');
+  it('dpo: data, SFT, pairs (none from a random model: a clear stop; then scored right/wrong), DPO, eval', async () => {
+    const dir = await project('dpo');
     step(dir, 'prepare_data.py');
     step(dir, 'train_sft.py');
     expect(() => run(dir, [path.join(SMOKE, 'run.py'), dir, 'make_pairs.py'])).toThrow(/no preference pairs in train, test/);
@@ -111,8 +113,8 @@ describe('the exported projects, run at toy scale', () => {
     evaluate(dir, 'outputs/dpo');
   }, 10 * MINUTES);
 
-  it('agent: tool-use data, SFT on assistant turns, GRPO with the calculator, eval; eval.py’s turns read as in training', () => {
-    const dir = project('agent');
+  it('agent: tool-use data, SFT on assistant turns, GRPO with the calculator, eval; eval.py’s turns read as in training', async () => {
+    const dir = await project('agent');
     step(dir, 'prepare_data.py');
     step(dir, 'train_sft.py', 'max_length=1024'); // the tiny tokenizer writes the tool schema in ~700 tokens
     saved(dir, 'outputs/sft');
@@ -122,8 +124,8 @@ describe('the exported projects, run at toy scale', () => {
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
   }, 10 * MINUTES);
 
-  it('vision: common.draw_scene draws each shape in its colour in its cell, at CELL_PIXELS a cell', () => {
-    const dir = project('vision');
+  it('vision: common.draw_scene draws each shape in its colour in its cell, at CELL_PIXELS a cell', async () => {
+    const dir = await project('vision');
     const script = `
 import json, sys
 sys.path.insert(0, ".")
@@ -149,8 +151,8 @@ print(json.dumps({"size": img.size, "red": px(0, 0), "green": px(1, 0), "empty":
     expect(d.triangle_top_right).toEqual([0, 0, 0]);
   });
 
-  it('vision: the lab’s scenes drawn, SFT on described pictures, GRPO with the correctness reward on a Qwen2.5-VL, eval', () => {
-    const dir = project('vision');
+  it('vision: the lab’s scenes drawn, SFT on described pictures, GRPO with the correctness reward on a Qwen2.5-VL, eval', async () => {
+    const dir = await project('vision');
     // The first scenes only: drawing all 9,600 takes a minute and says nothing more.
     for (const [file, n] of [['scenes/train.jsonl', 32], ['scenes/test.jsonl', 8]] as const) {
       const target = path.join(dir, file);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_METHODS } from '@/lib/export/mapping';
-import { exportSettings } from '@/lib/export/project';
+import { exportSettings } from '@/lib/spec/export';
 import { requirementsTxt } from '@/lib/export/readme';
 import { mapFields, type Rule } from '@/lib/export/rules';
 import { changedFields, labSettings } from '@/lib/export/settings';

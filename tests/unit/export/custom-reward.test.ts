@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings } from './helpers';
 import { asRewardModule, REWARD_EXAMPLES } from '@/lib/tasks/custom-reward';
 import { correctnessReward } from '@/lib/tasks/rewards';
 import { ConfigError } from '@/lib/train/config';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ACCELERATE_CONFIGS } from '@/lib/export/accelerate';
 import { hardwareMarkdown, hardwareTable, stepMemory } from '@/lib/export/hardware';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings } from './helpers';
 import { hardwareSteps } from '@/lib/export/readme';
 import { zipProject } from '@/lib/export/zip';
 import { insidePath, writeProject } from '@/scripts/export/write';

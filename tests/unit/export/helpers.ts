@@ -2,8 +2,29 @@ import { spawnSync } from 'node:child_process';
 import fields from '@/lib/export/trl-fields.json';
 import { EXPORT_METHODS, type ExportMethod } from '@/lib/export/mapping';
 import type { Plan } from '@/lib/export/mapping';
-import { buildProject, exportSettings, type Project } from '@/lib/export/project';
+import type { CustomRewardExport } from '@/lib/export/custom-reward';
+import { buildTextProject } from '@/lib/export/text-project';
+import type { Project } from '@/lib/export/types';
+import type { VisionPlan } from '@/lib/export/vision';
+import { buildVisionProject } from '@/lib/export/vision-project';
+import { exportLabOf, exportSettings } from '@/lib/spec/export';
 import { TRAINERS } from '@/lib/spec/registry';
+import type { FieldValue } from '@/lib/train/config';
+
+export { exportSettings };
+export type { Project };
+
+/**
+ * A project built at once, typed by its plan, for tests that read a plan's fields: the builder each spec's export
+ * loads (lib/spec/registry.ts), called directly with the lab as the spec describes it. The app and the CLI go
+ * through lib/spec/export.ts buildExport, which tests/unit/export/spec-export.test.ts checks gives the same bytes.
+ */
+export function buildProject(method: ExportMethod, settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project<Plan>;
+export function buildProject(method: 'vision', settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project<VisionPlan>;
+export function buildProject(method: ExportMethod | 'vision', settings: Readonly<Record<string, FieldValue>>, preset: string, customReward?: CustomRewardExport): Project<Plan | VisionPlan> {
+  const build = method === 'vision' ? buildVisionProject : buildTextProject;
+  return build(exportLabOf(method), settings, preset, customReward) as Project<Plan | VisionPlan>;
+}
 
 export const TRL_FIELDS = fields;
 

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRL_VERSION } from '@/content/trl-defaults';
 import { batchLayout, CONFIG_OF, EXPORT_METHODS, exportPlan, LR_WARNING } from '@/lib/export/mapping';
-import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
+import { exportOf } from '@/lib/spec/export';
+import { buildProject, exportSettings } from './helpers';
 import { requirementsTxt } from '@/lib/export/readme';
 import { shortNumber } from '@/lib/export/py';
 import { PINS, SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE } from '@/lib/export/versions';
@@ -179,9 +180,9 @@ describe('the mapping table', () => {
   });
 
   it('refuses ppo with a reason, and unknown methods, presets and fields with ConfigErrors', () => {
-    expect(exportMethod('ppo')).toEqual({ refusal: expect.stringMatching(/^ppo cannot be exported: .*grid world/) });
-    expect(exportMethod('team')).toEqual({ refusal: expect.stringMatching(/^team cannot be exported: .*two policies on one shared reward/) });
-    for (const name of ['__proto__', 'toString', 'rloo']) expect(exportMethod(name)).toEqual({ refusal: expect.stringMatching(/^unknown method/) });
+    expect(exportOf('ppo')).toEqual({ refusal: expect.stringMatching(/^ppo cannot be exported: .*grid world/) });
+    expect(exportOf('team')).toEqual({ refusal: expect.stringMatching(/^team cannot be exported: .*two policies on one shared reward/) });
+    for (const name of ['__proto__', 'toString', 'rloo']) expect(exportOf(name)).toEqual({ refusal: expect.stringMatching(/^unknown lab trainer/) });
     expect(() => exportSettings('grpo', 'nope')).toThrow(ConfigError);
     expect(() => exportSettings('grpo', '__proto__')).toThrow(ConfigError);
     expect(() => exportSettings('grpo', 'default', { nope: 1 })).toThrow(ConfigError);

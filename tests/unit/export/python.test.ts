@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty } from '@/lib/tasks/rewards';
 import { batchLayout } from '@/lib/export/mapping';
-import { buildProject, exportSettings } from '@/lib/export/project';
+import { buildProject, exportSettings } from './helpers';
 import { everyProject, hasPython, python, TRL_FIELDS } from './helpers';
 
 const buildProjectFor = (method: 'dpo') => buildProject(method, exportSettings(method, 'default'), 'default');

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProject, exportMethod, exportSettings } from '@/lib/export/project';
+import { exportOf } from '@/lib/spec/export';
+import { buildProject, exportSettings } from './helpers';
 import { CELL_PIXELS, VISION_MODEL } from '@/lib/export/vision';
 import { createVisionTask, MIXED_KINDS, sceneKey } from '@/lib/tasks/vision';
 import { TRAINERS } from '@/lib/spec/registry';
@@ -21,7 +22,7 @@ const jsonl = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l)
 
 describe('the vision export', () => {
   it('is offered, one row per schema field, only keywords SFTConfig and GRPOConfig have at the pinned release', () => {
-    expect(exportMethod('vision')).toEqual({ method: 'vision' });
+    expect(exportOf('vision')).toMatchObject({ trainer: 'vision', spec: { model: 'Qwen/Qwen2.5-VL-3B-Instruct' } });
     expect(presets).toEqual(expect.arrayContaining(['default', 'text_only', 'counting']));
     for (const { preset, project } of projects) {
       expect(project.plan.rows.map((r) => r.field), preset).toEqual(Object.keys(TRAINERS.vision.schema));

@@ -33,6 +33,17 @@ describe('architectureProblem', async () => {
     expect(await problem('sft', loraWeights(4), config('sft', 'lora_r4'))).toBeNull();
   });
 
+  it('checks an agent run against the model of its own task and tries (memory: a sliding window; reflect: room for a second try)', async () => {
+    const memory = new Uint8Array(fs.readFileSync('public/models/agent-memory-sft.arlw'));
+    const reflect = new Uint8Array(fs.readFileSync('public/models/agent-reflect-sft.arlw'));
+    expect(await problem('agent', memory, config('agent', 'memory'))).toBeNull();
+    expect(await problem('agent', reflect, config('agent', 'reflect'))).toBeNull();
+    // Each is refused under the other presets: the product task's model is another shape.
+    expect(await problem('agent', memory)).not.toBeNull();
+    expect(await problem('agent', reflect)).not.toBeNull();
+    expect(await problem('agent', AGENT_WEIGHTS, config('agent', 'reflect'))).toMatch(/context_length/);
+  });
+
   it('names what does not fit', async () => {
     expect(await problem('agent', SFT_WEIGHTS)).toMatch(/^vocab_size is \d+ in the weights but \d+ in the lab's model$/);
     expect(await problem('agent', AGENT_WEIGHTS, config('agent', 'retry'))).toMatch(/^context_length is 33 in the weights but 60 in the lab's model$/);
@@ -49,6 +60,6 @@ describe('architectureProblem', async () => {
   it('refuses a header whose tensors do not match its config, before allocating anything', async () => {
     const file = decodeWeightsFile(SFT_WEIGHTS);
     const forged = { ...file, config: { ...file.config, d_model: 4096, n_layers: 24 } };
-    expect(architectureProblem('grpo', config('grpo'), forged)).toMatch(/parameters|shape|missing/);
+    expect(await architectureProblem('grpo', config('grpo'), forged)).toMatch(/parameters|shape|missing/);
   });
 });

@@ -70,10 +70,10 @@ describe.each(LABS)('the $lab lab in the class workflow', ({ lab, goal, set, loc
     // The measured figure is a share of the instructor's 30 held-out items, never the file's claim.
     const measured = Number(line('Ada').split(',')[4]) * 30;
     expect(Math.abs(measured - Math.round(measured))).toBeLessThan(1e-9);
-    expect(line('claimed')).toMatch(/,Ada,"tampered: [^"]*the weights do not reproduce the history \(eval\/accuracy 0\.99/);
+    expect(line('claimed')).toMatch(/,Ada,"?tampered: [^"]*the weights do not reproduce the history \(eval\/accuracy 0\.99/);
     // Two barely trained runs can score alike, so the reproduction check may pass; identical weights never go unflagged.
     expect(line('swapped')).toMatch(/same weights \(group \d\) as Bo/);
-    expect(line('unlocked')).toMatch(new RegExp(`,Ada,"tampered: [^"]*locked setting ${locked} changed`));
+    expect(line('unlocked')).toMatch(new RegExp(`,Ada,"?tampered: [^"]*locked setting ${locked} changed`));
     const book = fs.readFileSync(at(`${lab}-book.csv`), 'utf8');
     expect(book).toContain(`held-out ${unit} the instructor drew`);
   }, 600_000);

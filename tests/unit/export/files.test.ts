@@ -60,7 +60,7 @@ describe('the lab’s zip and the command line', () => {
     const out = path.join(tmp, 'never');
     const cases: [string[], RegExp][] = [
       [['ppo', '--out', out], /^export: ppo cannot be exported: .*grid world/],
-      [['nope', '--out', out], /^export: unknown method "nope"/],
+      [['nope', '--out', out], /^export: unknown lab trainer "nope"/],
       [['grpo', '--preset', 'nope', '--out', out], /unknown preset "nope" for grpo/],
       [['grpo', '--set', 'nope=1', '--out', out], /unknown field "nope"/],
       [['grpo'], /--out DIR is required/],

@@ -67,9 +67,9 @@ describe.each(LABS)('the $lab lab in the class workflow', ({ lab, goal, set, loc
     const line = (file: string) => grade.stdout.split('\n').find((l) => l.startsWith(`${lab}-${file}.json,`)) ?? '';
     expect(line('Ada')).toMatch(/^[^,]+,Ada,ok,/);
     expect(line('Bo')).toMatch(/^[^,]+,Bo,ok,/);
-    // The measured figure is a share of the instructor's 30 held-out items, never the file's claim.
+    // The measured figure is a share of the instructor's 30 held-out items (written to 3 decimals), never the file's claim.
     const measured = Number(line('Ada').split(',')[4]) * 30;
-    expect(Math.abs(measured - Math.round(measured))).toBeLessThan(1e-9);
+    expect(Math.abs(measured - Math.round(measured))).toBeLessThanOrEqual(0.015);
     expect(line('claimed')).toMatch(/,Ada,"?tampered: [^"]*the weights do not reproduce the history \(eval\/accuracy 0\.99/);
     // Two barely trained runs can score alike, so the reproduction check may pass; identical weights never go unflagged.
     expect(line('swapped')).toMatch(/same weights \(group \d\) as Bo/);

@@ -1,6 +1,6 @@
 /**
  * The ids of the code exercises (content/exercises.ts), alone: what assignments and the chapter compiler check ids
- * against, without loading the exercises themselves (statements, solutions, case generators) into a lab page. A
+ * against, without loading the exercises themselves (statements, solutions, usual mistakes) into a lab page. A
  * test keeps this list equal to the catalogue's.
  */
 export const EXERCISE_IDS = ['lora-forward', 'discounted-returns', 'gae', 'clipped-surrogate', 'dpo-loss', 'grpo-advantages', 'k3-kl', 'loss-aggregation', 'gspo-loss'] as const;

@@ -2,13 +2,12 @@
  * The chapters' code exercises: the reader writes one function of the training core in plain JavaScript, and
  * "Check" runs it in a sandbox on random cases whose expected values come from the core itself
  * (lib/exercises/reference.ts: the same functions the labs train with). Each entry is data: where it sits, what it
- * asks (statement: paragraphs with `code` and $math$), the signature, a starter, a hint, a worked solution, and how
- * to draw one random case. A chapter shows it with <Exercise id="…" />.
+ * asks (statement: paragraphs with `code` and $math$), the signature, a starter, a hint, a worked solution, and the
+ * usual mistakes. Its random cases are code, so they live in lib/exercises/cases.ts. A chapter shows it with
+ * <Exercise id="…" />.
  *
  * tfjs-free: the exercise island and the grader read this file in the page.
  */
-import type { Rng } from '@/lib/random';
-import { between, normal, pick, prefixMask, round, times, uniform } from '@/lib/exercises/draw';
 import { EXERCISE_IDS, isExerciseId, type ExerciseId } from './exercise-ids';
 
 export { EXERCISE_IDS, isExerciseId, type ExerciseId };
@@ -29,8 +28,6 @@ export interface Exercise {
   starter: string;
   hint: string;
   solution: string;
-  /** One random case: the arguments, in the order of `params`. */
-  draw(rng: Rng): unknown[];
   /**
    * Usual wrong answers, each with what such code returns (`wrong`, same arguments) and the hint to show when the
    * reader's value is exactly that: a forward loop where a backward one is needed, a factor left out.
@@ -44,8 +41,6 @@ export const DEFAULT_TOLERANCE = { abs: 1e-4, rel: 1e-4 } as const;
 
 /** "function gae(rewards, values, gamma, lam)" */
 export const signatureOf = (e: Pick<Exercise, 'entry' | 'params'>) => `function ${e.entry}(${e.params.join(', ')})`;
-
-const logp = (rng: Rng) => uniform(rng, -3, -0.05);
 
 /**
  * Σ_t combine(A_t·ρ_t, A_t·clip(ρ_t, 1 − c, 1 + c)) over one sequence: the clipped surrogate's usual mistakes (below)
@@ -133,11 +128,6 @@ export const exercises = [
   return matVec(W0, x).map((h, i) => h + s * up[i]);
 }
 `,
-    draw(rng: Rng) {
-      const [din, dout, r] = [between(rng, 2, 5), between(rng, 2, 5), between(rng, 1, 3)];
-      const matrix = (rows: number, cols: number) => times(rows, () => times(cols, () => normal(rng, 0.5)));
-      return [matrix(dout, din), matrix(r, din), matrix(dout, r), times(din, () => normal(rng)), pick(rng, [1, 2, 4, 8, 16])];
-    },
     mistakes: [
       {
         hint: 'That is the layer without the scale: the update B A x is multiplied by alpha / r (alpha is lora_alpha, r the number of rows of A).',
@@ -181,12 +171,6 @@ export const exercises = [
   return returns;
 }
 `,
-    draw(rng: Rng) {
-      const T = between(rng, 1, 10);
-      const sparse = rng.next() < 0.5;
-      const rewards = times(T, () => (sparse ? (rng.next() < 0.25 ? pick(rng, [1, -1]) : 0) : uniform(rng, -1, 1)));
-      return [rewards, uniform(rng, 0.8, 1)];
-    },
     mistakes: [
       {
         hint: 'That is what a forward loop gives: each value sums the rewards up to step t. G_t sums the rewards from t to the end, so walk from the last step back to the first.',
@@ -232,12 +216,6 @@ export const exercises = [
   return advantages;
 }
 `,
-    draw(rng: Rng) {
-      const T = between(rng, 1, 8);
-      const rewards = times(T, () => (rng.next() < 0.5 ? 0 : uniform(rng, -1, 1)));
-      const values = times(T + 1, () => uniform(rng, -1, 1));
-      return [rewards, values, uniform(rng, 0.9, 1), uniform(rng, 0.5, 1)];
-    },
     mistakes: [
       {
         hint: 'Those are the one-step TD errors δ_t alone: the recursion is missing. Add gamma * lam times the next step’s advantage, going from the last step back to the first.',
@@ -295,11 +273,6 @@ export const exercises = [
         wrong: (n: number[], o: number[], a: number[], c: number) => surrogateTotal(n, o, a, c, (x, y) => Math.max(-x, -y)),
       },
     ],
-    draw(rng: Rng) {
-      const T = between(rng, 1, 8);
-      const old = times(T, () => logp(rng));
-      return [old.map((o) => round(o + uniform(rng, -0.5, 0.5))), old, times(T, () => normal(rng)), pick(rng, [0.1, 0.2, 0.3])];
-    },
   },
   {
     id: 'dpo-loss',
@@ -330,11 +303,6 @@ export const exercises = [
   return total / policyChosen.length;
 }
 `,
-    draw(rng: Rng) {
-      const B = between(rng, 1, 6);
-      const sums = () => times(B, () => uniform(rng, -40, -2));
-      return [sums(), sums(), sums(), sums(), pick(rng, [0.05, 0.1, 0.2, 0.5])];
-    },
     mistakes: [
       {
         hint: 'That is the sum over the pairs: the loss is their mean, so divide by the number of pairs.',
@@ -384,11 +352,6 @@ export const exercises = [
   return advantages;
 }
 `,
-    draw(rng: Rng) {
-      const [P, G] = [between(rng, 1, 4), between(rng, 2, 6)];
-      const binary = rng.next() < 0.5;
-      return [times(P * G, () => (binary ? rng.int(2) : uniform(rng, 0, 1))), G];
-    },
     mistakes: [
       {
         hint: 'That divides the squared deviations by G, the population std: TRL uses the unbiased std, with G − 1 (torch.std’s default).',
@@ -428,11 +391,6 @@ export const exercises = [
   });
 }
 `,
-    draw(rng: Rng) {
-      const T = between(rng, 1, 8);
-      const lps = times(T, () => uniform(rng, -4, -0.01));
-      return [lps, lps.map((lp) => Math.min(-0.01, round(lp + uniform(rng, -1, 1))))];
-    },
     mistakes: [
       {
         hint: 'That takes u the other way up, π_θ / π_ref: here u = π_ref / π_θ, so log u = refLogps[t] − logps[t].',
@@ -478,10 +436,6 @@ export const exercises = [
   return sum / (N * Lmax); // 'dr_grpo'
 }
 `,
-    draw(rng: Rng) {
-      const [N, T] = [between(rng, 1, 4), between(rng, 2, 8)];
-      return [times(N, () => normal(rng)), prefixMask(rng, N, T), pick(rng, ['grpo', 'dapo', 'dr_grpo'])];
-    },
     mistakes: [
       {
         hint: 'That has the sign turned over: each real token’s loss is −A_i (the loss goes down as the advantage goes up).',
@@ -541,15 +495,6 @@ export const exercises = [
   return total / logps.length;
 }
 `,
-    draw(rng: Rng) {
-      const [N, T] = [between(rng, 1, 4), between(rng, 2, 6)];
-      const tiny = rng.next() < 0.4; // GSPO's own clip range, with sequence ratios this close to 1
-      const spread = tiny ? 0.002 : 0.3;
-      const old = times(N, () => times(T, () => logp(rng)));
-      const logps = old.map((row) => row.map((o) => round(o + uniform(rng, -spread, spread, 4), 4)));
-      const [lo, hi] = tiny ? [3e-4, 4e-4] : pick(rng, [[0.2, 0.2], [0.2, 0.28]] as const);
-      return [logps, old, prefixMask(rng, N, T), times(N, () => normal(rng)), lo, hi];
-    },
     mistakes: [
       {
         hint: 'That averages the log-ratio over the whole row, padding included: divide each row’s masked sum by its number of real tokens.',

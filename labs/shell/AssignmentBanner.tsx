@@ -7,9 +7,9 @@ import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
 import { buildSubmission, MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionFileName } from '@/lib/teach/submission';
 import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { LogLine, RunState } from '@/lib/train/run';
-import { downloadText } from './download';
-import { Markdown } from './Markdown';
-import type { Settings } from './settings';
+import { downloadText } from '@/ui/download';
+import { Markdown } from '@/ui/Markdown';
+import type { Settings } from '@/ui/settings';
 import type { AssignmentView } from './useAssignment';
 import type { RunWeights } from './useLabWorker';
 

@@ -8,7 +8,7 @@ import { buildExport, exportOf } from '@/lib/spec/export';
 import { configProblem, resolve } from '@/lib/train/config';
 import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 
 const STATUS = { copied: 'copied', changed: 'changed', none: 'no counterpart' } as const;
 

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
 import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 
 // Still importable from here, where the labs' link has always been read (tests/content/export-numbers.test.ts).
 export { EXPORT_CHAPTER_LINK };

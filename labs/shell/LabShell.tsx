@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { progressActions } from '@/app/_components/progress/useProgress';
+import { progressActions } from '@/ui/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
@@ -18,7 +18,7 @@ import { MetricChart } from './MetricChart';
 import { RewardPanel } from './RewardPanel';
 import { labelRuns } from './runLabels';
 import { RunsPanel } from './RunsPanel';
-import { SettingsForm } from './SettingsForm';
+import { SettingsForm } from '@/ui/SettingsForm';
 import { SweepPanel } from './SweepPanel';
 import { useAssignment } from './useAssignment';
 import { useLabRuns } from './useLabRuns';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { CodeEditor } from '@/app/_components/code/CodeEditor';
+import { CodeEditor } from '@/ui/CodeEditor';
 import { REWARD_EXAMPLES, REWARD_TIME_LIMIT_MS, REWARD_WEIGHT_MAX, type RewardExampleName } from '@/lib/tasks/custom-reward';
 import type { CustomReward } from './useCustomReward';
 

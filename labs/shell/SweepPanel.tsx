@@ -9,10 +9,10 @@
 import { useState } from 'react';
 import type { Schema } from '@/lib/train/config';
 import { parseAxis, parseSeeds, planSweep, checkPlan, summarize, sweepCsv, SweepError, type PlannedRun, type SweepAxis, type SweepResult } from '@/lib/train/sweep';
-import { downloadText } from './download';
+import { downloadText } from '@/ui/download';
 import { formatValue } from './format';
 import { ReplaceRunsPrompt } from './ReplaceRunsPrompt';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 import { SweepChart } from './SweepChart';
 
 export interface SweepProgress {

@@ -4,7 +4,7 @@
  */
 import type { SharedAssignment } from '@/lib/teach/assignment';
 import { ownEntry, presetSettings, quoteInput, type FieldValue, type PresetTable, type Schema } from '@/lib/train/config';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 
 const show = (value: FieldValue | undefined) => (typeof value === 'string' ? quoteInput(value) : String(value));
 

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import type { FieldOf, TrainerName } from '@/lib/spec/registry';
 import type { ChartSpec } from './MetricChart';
 import type { SummaryColumn } from './RunsSummary';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 import type { StepSample } from './useLabWorker';
 
 /** What a lab adds to its trainer (whose schema, presets and checkpoint come from lib/spec/registry.ts). */

@@ -1,7 +1,7 @@
 import type { Schema } from '@/lib/train/config';
 import type { LogLine } from '@/lib/train/run';
 import type { ChartRun } from './MetricChart';
-import { describeDifferences, type Settings } from './settings';
+import { describeDifferences, type Settings } from '@/ui/settings';
 
 /** A run on the charts before it is named: saved, imported, or the current one. */
 export interface UnlabelledRun {

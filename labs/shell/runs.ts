@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { configProblem, quoteInput, resolve, type Schema } from '@/lib/train/config';
 import type { LogLine } from '@/lib/train/run';
-import type { Settings } from './settings';
+import type { Settings } from '@/ui/settings';
 
 export const MAX_RUNS = 4;
 const FORMAT = 'agentic-rl-lab/run';

@@ -8,7 +8,7 @@ import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import type { BackendName } from '@/lib/tf/names';
 import { presetSettings, type PresetTable, type Schema } from '@/lib/train/config';
 import { applyAssignment } from './assignment';
-import { decodeSettings, encodeSettings, type Settings } from './settings';
+import { decodeSettings, encodeSettings, type Settings } from '@/ui/settings';
 import type { AssignmentView } from './useAssignment';
 
 export type BackendChoice = BackendName | 'auto';

@@ -7,6 +7,7 @@
 import { exerciseNamed, signatureOf, type Exercise } from '@/content/exercises';
 import { createRng } from '@/lib/random';
 import { describeFailure, type CodeSandbox } from '@/lib/sandbox/outcome';
+import { drawCase } from './cases';
 import { compareValue, formatValue } from './compare';
 
 export const CASES = 20;
@@ -38,9 +39,9 @@ export type CheckResult =
  * Check (so a reader fixing a bug sees the same failing case again); the others are drawn from the seed.
  */
 export function drawCases(exercise: Exercise, seed: number, count = CASES): unknown[][] {
-  const first = exercise.draw(createRng(`exercise/${exercise.id}/first`));
+  const first = drawCase(exercise.id, createRng(`exercise/${exercise.id}/first`));
   const rng = createRng(`exercise/${exercise.id}/${seed}`);
-  return [first, ...Array.from({ length: count - 1 }, () => exercise.draw(rng))].slice(0, count);
+  return [first, ...Array.from({ length: count - 1 }, () => drawCase(exercise.id, rng))].slice(0, count);
 }
 
 /** The hint of the usual mistake whose value is exactly what the reader's function returned, if any. */

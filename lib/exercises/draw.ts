@@ -1,5 +1,5 @@
 /**
- * Small seeded draws for exercise cases (content/exercises.ts): every number is rounded to a few decimals, so the
+ * Small seeded draws for exercise cases (cases.ts): every number is rounded to a few decimals, so the
  * inputs a reader sees in a failing case are short enough to read and to paste back into a console.
  */
 import type { Rng } from '@/lib/random';

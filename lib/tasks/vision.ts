@@ -13,11 +13,20 @@
  * is a number ("3") or a colour's letter ("r"). Scenes are split into train and held-out pictures by a hash of the
  * scene, as the arithmetic tasks split problems (sampleSplit). Model-free: the model lives in lib/models/vision-lm.ts.
  */
-import type { VisionColour, VisionScene, VisionShape } from '@/lib/train/vision-inspector';
 import { createRng, type Rng } from '@/lib/random';
 import { hash32 } from './arithmetic';
 import { sampleSplit, type PromptTask, type TaskProblem } from './task';
 import { createCharTokenizer, type CharTokenizer } from './tokenizer';
+
+/** One picture, described: the trainer rasterises it for the encoder, the lab draws it as SVG from the same description. */
+export type VisionColour = 'red' | 'green' | 'blue' | 'yellow';
+export type VisionShape = 'square' | 'circle' | 'triangle';
+export interface VisionScene {
+  /** Cells per side; the picture is a size × size grid. */
+  size: number;
+  /** Row-major, size*size entries; null = empty cell. */
+  cells: ({ shape: VisionShape; colour: VisionColour } | null)[];
+}
 
 export const COLOURS: readonly VisionColour[] = ['red', 'green', 'blue', 'yellow'];
 export const SHAPES: readonly VisionShape[] = ['square', 'circle', 'triangle'];

@@ -3,15 +3,12 @@
  * the vision lab UI, issue 35). Types only; the trainer fills them, the lab reads them. Extend, never rename.
  */
 
-/** One picture, described (the trainer rasterises it for the encoder; the lab draws it as SVG from the same description). */
-export type VisionColour = 'red' | 'green' | 'blue' | 'yellow';
-export type VisionShape = 'square' | 'circle' | 'triangle';
-export interface VisionScene {
-  /** Cells per side; the picture is a size × size grid. */
-  size: number;
-  /** Row-major, size*size entries; null = empty cell. */
-  cells: ({ shape: VisionShape; colour: VisionColour } | null)[];
-}
+// A scene is the task's description of a picture, so its types live with the task (lib/tasks/vision.ts), which sits
+// below the trainers and may not import from here. Re-exported: the lab still reads the whole contract from this file.
+import type { VisionScene } from '@/lib/tasks/vision';
+
+export type { VisionColour, VisionScene, VisionShape } from '@/lib/tasks/vision';
+
 export interface VisionAnswer { completion: string; reward: number; correct: boolean }
 export interface VisionGroupSample {
   scene: VisionScene | null;        // null under text_only (the policy saw no picture)

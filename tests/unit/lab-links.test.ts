@@ -3,7 +3,7 @@
  * a short list of what it ignored, and never throws.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeSettings, encodeSettings, MAX_LINK_NOTICES } from '@/labs/shell/settings';
+import { decodeSettings, encodeSettings, MAX_LINK_NOTICES } from '@/ui/settings';
 import { resolve } from '@/lib/train/config';
 import { TRAINER_NAMES, trainerSettings } from '@/lib/spec/registry';
 import { labPresets, labs } from '@/content/labs';

@@ -1,12 +1,18 @@
 /**
  * The architecture's layers, read from the import statements of every source file: a new import that breaks a rule
- * fails here, naming the file and the import.
+ * fails here, naming the file and the import. From the top down, with no way back up:
+ *
+ *   app/      routes and their private UI; reaches a lab only through labs/LabLoader.tsx
+ *   labs/     one folder per lab and the shell they share
+ *   ui/       what app/ and labs/ both use (code editor, Markdown, download, settings form and link state, progress)
+ *   lib/      the core, UI-free; lib/spec on top, lib/tasks below lib/train
+ *   content/  data: prose, the course map, exercises; may read lib's types, never run its code
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOTS = ['app', 'content', 'labs', 'lib', 'scripts'];
+const ROOTS = ['app', 'content', 'labs', 'lib', 'scripts', 'ui'];
 const EXTENSIONS = ['.ts', '.tsx', '.mts'];
 
 interface Edge {
@@ -36,17 +42,18 @@ function resolveImport(from: string, specifier: string): string {
 }
 
 /** import/export … from '…', import '…', import('…'); `import type` and `export type` are erased at build time. */
-function edgesOf(file: string): Edge[] {
-  const text = fs.readFileSync(file, 'utf8');
+function edgesOf(file: string, text = fs.readFileSync(file, 'utf8')): Edge[] {
   const edges: Edge[] = [];
-  const statement = /^\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+  // The clause before `from` is spelled out (default name, `* as ns`, `{ … }`) so that a match cannot start at an
+  // earlier `export type X = …` or `export function` and run on to the next import, taking that statement's kind.
+  const statement = /^[ \t]*(import|export)[ \t]+(type[ \t]+)?(?:(?:[\w$]+\s*,?\s*)?(?:\*\s*(?:as\s+[\w$]+)?|\{[^}]*\})?\s*from\s*)?['"]([^'"]+)['"]/gm;
   for (const m of text.matchAll(statement)) edges.push({ from: file, to: resolveImport(file, m[3]), kind: m[2] ? 'type' : 'static' });
   for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) edges.push({ from: file, to: resolveImport(file, m[1]), kind: 'dynamic' });
   return edges;
 }
 
 const files = ROOTS.flatMap(sourceFiles);
-const edges = files.flatMap(edgesOf);
+const edges = files.flatMap((file) => edgesOf(file));
 const isTfjs = (to: string) => to.startsWith('@tensorflow/');
 const inside = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
 
@@ -77,14 +84,55 @@ describe('layers', () => {
     expect(edges).toContainEqual({ from: 'lib/spec/registry.ts', to: 'lib/train/grpo-trainer.ts', kind: 'dynamic' });
     expect(edges.some((e) => e.kind === 'type')).toBe(true);
     expect(files.filter((f) => inside(f, 'lib/teach')).length).toBeGreaterThan(5);
+    // Every layer the rules below name is read, so none of them passes for want of files.
+    for (const root of ROOTS) expect(files.some((f) => inside(f, root)), root).toBe(true);
+    expect(files).toContain('labs/LabLoader.tsx');
+    expect(edges).toContainEqual({ from: 'labs/shell/RewardPanel.tsx', to: 'ui/CodeEditor.tsx', kind: 'static' });
+    expect(edges).toContainEqual({ from: 'app/_components/LabPage.tsx', to: 'labs/LabLoader.tsx', kind: 'static' });
+  });
+
+  it("reads each statement's own kind, however the statements before it are written", () => {
+    const text = [
+      "export type Colour = 'red' | 'blue';",
+      'export interface Scene { size: number }',
+      "import { createRng, type Rng } from '@/lib/random';",
+      'export function size(scene: Scene) { return scene.size; }',
+      "import type { Schema } from '@/lib/train/config';",
+      "import Default, * as all from 'zod';",
+      "export * from './colours';",
+    ].join('\n');
+    expect(edgesOf('content/example.ts', text)).toEqual([
+      { from: 'content/example.ts', to: 'lib/random.ts', kind: 'static' },
+      { from: 'content/example.ts', to: 'lib/train/config.ts', kind: 'type' },
+      { from: 'content/example.ts', to: 'zod', kind: 'static' },
+      { from: 'content/example.ts', to: 'content/colours', kind: 'static' },
+    ]);
   });
 
   it('finds the client components', () => {
     expect(clientModules.length).toBeGreaterThan(10);
   });
 
-  it('lib/ never imports the UI (app/, labs/)', () => {
-    expect(violations((e) => inside(e.from, 'lib') && (inside(e.to, 'app') || inside(e.to, 'labs')))).toEqual([]);
+  it('lib/ never imports the UI (app/, labs/, ui/)', () => {
+    expect(violations((e) => inside(e.from, 'lib') && ['app', 'labs', 'ui'].some((ui) => inside(e.to, ui)))).toEqual([]);
+  });
+
+  it('app/ reaches labs/ only through the lab loader', () => {
+    // A lab is a heavy island that loads lazily behind LabLoader; anything else app/ wants from a lab belongs in ui/.
+    expect(violations((e) => inside(e.from, 'app') && inside(e.to, 'labs') && e.to !== 'labs/LabLoader.tsx')).toEqual([]);
+  });
+
+  it('labs/ never imports app/', () => {
+    expect(violations((e) => inside(e.from, 'labs') && inside(e.to, 'app'))).toEqual([]);
+  });
+
+  it('ui/ imports neither app/ nor labs/: it sits below both', () => {
+    expect(violations((e) => inside(e.from, 'ui') && (inside(e.to, 'app') || inside(e.to, 'labs')))).toEqual([]);
+  });
+
+  it('content/ runs no lib/ code: it may import lib types only', () => {
+    // Content is data that lib reads (lib/exercises/check.ts reads the exercises); code content needs lives in lib.
+    expect(violations((e) => inside(e.from, 'content') && inside(e.to, 'lib') && e.kind !== 'type')).toEqual([]);
   });
 
   it('lib/rl (the math) never imports lib/train (the trainers)', () => {
@@ -93,6 +141,10 @@ describe('layers', () => {
 
   it('lib/tasks (environments, data, rewards) imports neither lib/models nor tfjs: tasks are model-free', () => {
     expect(violations((e) => inside(e.from, 'lib/tasks') && (inside(e.to, 'lib/models') || isTfjs(e.to)))).toEqual([]);
+  });
+
+  it('lib/tasks never imports lib/train, not even a type: the trainers are built on the tasks', () => {
+    expect(violations((e) => inside(e.from, 'lib/tasks') && inside(e.to, 'lib/train'))).toEqual([]);
   });
 
   it('modules the pages read for constants, and every client component, load no tfjs', () => {

@@ -9,8 +9,8 @@ import { useEffect, useRef, useState } from 'react';
 import { exerciseNamed } from '@/content/exercises';
 import { CASES, describeResult, type ResultText } from '@/lib/exercises/check';
 import { errorMessage } from '@/lib/errors';
-import { CodeEditor } from '../code/CodeEditor';
-import { progressActions, useProgress } from '../progress/useProgress';
+import { CodeEditor } from '@/ui/CodeEditor';
+import { progressActions, useProgress } from '@/ui/useProgress';
 import { ExerciseResult } from './ExerciseResult';
 import type { PageChecker } from './page-checker';
 

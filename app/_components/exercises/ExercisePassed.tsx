@@ -1,6 +1,6 @@
 'use client';
 
-import { useProgress } from '../progress/useProgress';
+import { useProgress } from '@/ui/useProgress';
 
 /** "Passed" beside an exercise the reader has passed on this device (from stored progress; the island need not load). */
 export function ExercisePassed({ id }: { id: string }) {

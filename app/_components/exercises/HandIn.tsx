@@ -12,8 +12,8 @@ import { buildExerciseSubmission, exerciseSubmissionFileName } from '@/lib/teach
 import { MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { duration, formatDue } from '@/lib/teach/due';
 import { errorMessage } from '@/lib/errors';
-import { downloadText } from '@/labs/shell/download';
-import { Markdown } from '@/labs/shell/Markdown';
+import { downloadText } from '@/ui/download';
+import { Markdown } from '@/ui/Markdown';
 import { ExerciseClient } from './ExerciseClient';
 import { ExercisePassed } from './ExercisePassed';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { progressActions, useProgress } from '../progress/useProgress';
+import { progressActions, useProgress } from '@/ui/useProgress';
 
 interface Props {
   id: string;

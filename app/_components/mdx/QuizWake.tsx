@@ -2,7 +2,7 @@
 
 import { useEffect } from 'react';
 import { wakeIslands } from '../islands/Island';
-import { useProgress } from '../progress/useProgress';
+import { useProgress } from '@/ui/useProgress';
 
 /** A quiz is an island that wakes when the reader comes to it, or at once if it holds a stored answer to show. */
 export function QuizWake({ id }: { id: string }) {

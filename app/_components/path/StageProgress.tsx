@@ -1,6 +1,6 @@
 'use client';
 
-import { useProgress } from '../progress/useProgress';
+import { useProgress } from '@/ui/useProgress';
 
 interface Props {
   chapters: string[];

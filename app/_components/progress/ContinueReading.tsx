@@ -1,6 +1,6 @@
 'use client';
 
-import { progressActions, useProgress } from './useProgress';
+import { progressActions, useProgress } from '@/ui/useProgress';
 
 interface ChapterLink {
   slug: string;

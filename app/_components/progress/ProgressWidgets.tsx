@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
-import { progressActions, useProgress } from './useProgress';
+import { progressActions, useProgress } from '@/ui/useProgress';
 
 /** Records that a chapter was opened (and is the last one visited). Renders nothing. */
 export function MarkOpened({ slug }: { slug: string }) {

@@ -2,10 +2,10 @@
 
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { labNamed, labPresets, labs } from '@/content/labs';
-import { downloadText } from '@/labs/shell/download';
-import { Markdown } from '@/labs/shell/Markdown';
-import { SettingsForm } from '@/labs/shell/SettingsForm';
-import type { Settings } from '@/labs/shell/settings';
+import { downloadText } from '@/ui/download';
+import { Markdown } from '@/ui/Markdown';
+import { SettingsForm } from '@/ui/SettingsForm';
+import type { Settings } from '@/ui/settings';
 import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
 import { dueFromLocal, dueToLocal, formatDue, zoneName } from '@/lib/teach/due';
 import { errorMessage } from '@/lib/errors';

@@ -12,7 +12,7 @@ import { MAX_SUBMISSION_BYTES } from '@/lib/teach/submission';
 import { isExerciseSubmissionText } from '@/lib/teach/exercise-submission';
 import { errorMessage } from '@/lib/errors';
 import { TRAINERS } from '@/lib/spec/registry';
-import { downloadText } from '@/labs/shell/download';
+import { downloadText } from '@/ui/download';
 import { createWorkerRpc, type WorkerRpc } from '../worker-rpc';
 import type { FromGrader, ToGrader } from './grade-protocol';
 

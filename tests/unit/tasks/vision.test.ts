@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '@/lib/random';
-import { askAbout, CELL_PIXELS, createVisionTask, MIXED_KINDS, PIXEL_NOISE, sceneKey, VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
-import type { VisionScene } from '@/lib/train/vision-inspector';
+import { askAbout, CELL_PIXELS, createVisionTask, MIXED_KINDS, PIXEL_NOISE, sceneKey, VISION_QUESTION_KINDS, type VisionScene } from '@/lib/tasks/vision';
 
 const r = { shape: 'square', colour: 'red' } as const;
 const b = { shape: 'circle', colour: 'blue' } as const;

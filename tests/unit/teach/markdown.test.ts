@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from '@/labs/shell/Markdown';
+import { Markdown } from '@/ui/Markdown';
 import { parseInline, parseMarkdown } from '@/lib/teach/markdown';
 
 const html = (source: string) => renderToStaticMarkup(createElement(Markdown, { source }));

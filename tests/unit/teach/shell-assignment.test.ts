@@ -1,7 +1,7 @@
 /** labs/shell/assignment.ts: where a lab's settings start under an assignment, and what its locks refuse. */
 import { describe, expect, it } from 'vitest';
 import { applyAssignment, presetUnderAssignment } from '@/labs/shell/assignment';
-import { decodeSettings } from '@/labs/shell/settings';
+import { decodeSettings } from '@/ui/settings';
 import { createAssignment, sharedPart } from '@/lib/teach/assignment';
 import { presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/spec/registry';

@@ -5,7 +5,7 @@
  * whatever a check reads besides the log (a chapter's text) comes in through ClaimContext.
  */
 import type { RewardExampleName } from '@/lib/tasks/custom-reward';
-import type { TrainerName } from '@/lib/spec/registry';
+import type { TrainerName } from '@/lib/train/trainer-names';
 import type { LogLine } from '@/lib/train/run';
 
 export interface ClaimRun {

@@ -24,6 +24,7 @@ import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { Claim } from '@/lib/claims/types';
 import type { ExportBuilder } from '@/lib/export/types';
 import type { Grading } from '@/lib/train/grading/types';
+import { TRAINER_NAMES as NAMES, type TrainerName } from '@/lib/train/trainer-names';
 import type { TrainerFactory } from '@/lib/train/trainer';
 
 export interface TrainerSpec<S extends Schema, I> {
@@ -260,9 +261,8 @@ const ENTRIES = {
     },
     claims: () => import('@/lib/claims/vision').then((m) => m.claims),
   }),
-};
+} satisfies { [N in TrainerName]: unknown }; // every trainer name has a spec, and no spec another name
 
-export type TrainerName = keyof typeof ENTRIES;
 type Parts = { [N in TrainerName]: (typeof ENTRIES)[N] extends TrainerSpec<infer S, infer I> ? { schema: S; inspect: I } : never };
 export type SchemaOf<N extends TrainerName> = Parts[N]['schema'];
 /** What trainer N's inspect() returns: the data its lab's inspector shows. */
@@ -273,7 +273,8 @@ export const TRAINERS: { [N in TrainerName]: TrainerSpec<SchemaOf<N>, InspectOf<
 /** A config field of trainer N: lab controls are typed with it, so a misspelt field fails to compile. */
 export type FieldOf<N extends TrainerName> = keyof SchemaOf<N> & string;
 
-export const TRAINER_NAMES = Object.keys(TRAINERS) as TrainerName[];
+export const TRAINER_NAMES: TrainerName[] = [...NAMES];
+export type { TrainerName };
 
 /** The trainer called `name`, if there is one (own keys only: "__proto__" or "toString" name nothing). */
 export function trainerNamed(name: string): TrainerName | null {

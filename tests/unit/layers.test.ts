@@ -135,6 +135,22 @@ describe('layers', () => {
     expect(violations((e) => inside(e.from, 'content') && inside(e.to, 'lib') && e.kind !== 'type')).toEqual([]);
   });
 
+  it('lib/spec is the top of lib: only lib/teach and lib/content (which dispatch through the specs) import it', () => {
+    // The specs name the trainers, graders, exporters and claims below them; none of those may name the specs back.
+    const above = ['lib/spec', 'lib/teach', 'lib/content'];
+    expect(violations((e) => inside(e.from, 'lib') && !above.some((d) => inside(e.from, d)) && inside(e.to, 'lib/spec'))).toEqual([]);
+    expect(violations((e) => ['lib/train', 'lib/export', 'lib/claims', 'lib/models', 'lib/tasks', 'lib/rl'].some((d) => inside(e.from, d)) && (inside(e.to, 'lib/teach') || inside(e.to, 'lib/content')))).toEqual([]);
+    expect(edges.some((e) => inside(e.from, 'lib/spec') && inside(e.to, 'lib/export'))).toBe(true); // the rule reads a real edge's layers
+  });
+
+  it('lib/claims runs in a browser as in Node: it reaches no Node built-in, even through import()', () => {
+    const problems: string[] = [];
+    for (const start of files.filter((f) => inside(f, 'lib/claims'))) {
+      for (const [to, chain] of closure(start, ['static', 'dynamic'])) if (/^(node:|fs$|path$|child_process$|os$)/.test(to)) problems.push(chain.join(' → '));
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('lib/rl (the math) never imports lib/train (the trainers)', () => {
     expect(violations((e) => inside(e.from, 'lib/rl') && inside(e.to, 'lib/train'))).toEqual([]);
   });
@@ -153,6 +169,8 @@ describe('layers', () => {
       'lib/rl/choices.ts',
       'lib/train/config.ts',
       'lib/spec/registry.ts',
+      // The export dialog's dispatch loads with the lab page; the exporters it calls are tfjs-free too.
+      'lib/spec/export.ts',
       'content/labs.ts',
       ...files.filter((f) => /^lib\/train\/[a-z-]+-config\.ts$/.test(f)),
       // Assignments, submissions and grading rules serve pages; only the evaluation (a worker's and the CLI's) loads tfjs.

@@ -296,8 +296,7 @@ def example(problem, text):
 def collect(model, tokenizer, candidates, rng, pool, seen):
     """Sample, filter and pool one round's answers; returns the round's counts (the lab's names)."""
     problems = rng.sample(candidates, min(NUM_PROMPTS, len(candidates)))
-    state = PartialState()
-    with state.split_between_processes(problems) as mine:  # contiguous shares, in order: groups stay whole
+    with PartialState().split_between_processes(problems) as mine:  # contiguous shares, in order: groups stay whole
         texts, finished = sample(model, tokenizer, mine)
     texts, finished = gather_object(texts), gather_object(finished)
     answers = [p["answer"] for p in problems for _ in range(NUM_GENERATIONS)]
@@ -342,9 +341,11 @@ def fine_tuning_rows(round_, demonstrations, pool, rng):
 
 
 def main():
-    state = PartialState()
+    # Not PartialState() here: the first SFTTrainer sets up the processes (on a CPU, gloo only with use_cpu=True), and
+    # a PartialState made before it would fix them as independent. accelerate launch sets RANK, as it sets WORLD_SIZE.
+    rank = int(os.environ.get("RANK", "0"))
     rng = random.Random(SEED)  # the same draws in every process: the pool and the rows agree
-    torch.manual_seed(SEED + state.process_index)  # different samples in each process
+    torch.manual_seed(SEED + rank)  # different samples in each process
     train = load_from_disk("data/gsm8k")["train"]
     at = {d: [] for d in range(1, TARGET_DIFFICULTY + 1)}
     for row in train:
@@ -357,7 +358,7 @@ def main():
     model = AutoModelForCausalLM.from_pretrained(MODEL, dtype=torch.float32)
     pool, seen = [], set()
     os.makedirs(OUTPUT_DIR, exist_ok=True)
-    log = open(f"{OUTPUT_DIR}/rounds.jsonl", "w") if state.is_main_process else None
+    log = open(f"{OUTPUT_DIR}/rounds.jsonl", "w") if rank == 0 else None
     for round_ in range(ROUNDS):
         level = round_difficulty(round_, DEMONSTRATION_DIFFICULTY, TARGET_DIFFICULTY, ROUNDS_PER_DIFFICULTY)
         metrics = {"round": round_, "difficulty": level}
@@ -377,7 +378,7 @@ def main():
     if log:
         log.close()
     trainer.save_model(OUTPUT_DIR)
-    if state.is_main_process:
+    if rank == 0:
         tokenizer.save_pretrained(OUTPUT_DIR)
 
 

@@ -23,7 +23,8 @@ import { ConfigError, ownEntry, resolve, type FieldValue } from '@/lib/train/con
 import { ACCELERATE_CONFIGS } from './accelerate';
 import { batchLayout, LR_WARNING, MICRO_BATCH_CAP, type Kwarg, type Row, type Status } from './mapping';
 import { float, py, shortNumber, type Py } from './py';
-import { LOOP_SCRIPT, selfImproveCommonPy, selfImproveEvalPy, selfImprovePreparePy, selfImprovePy } from './python/self-improve';
+import { LOOP_SCRIPT, selfImproveEvalPy, selfImprovePy } from './python/self-improve';
+import { selfImproveCommonPy, selfImprovePreparePy } from './python/self-improve-common';
 import { requirementsTxt } from './readme';
 import { selfImproveReadme } from './readme-self-improve';
 import type { ExportBuilder, ExportPlan, ProjectFile } from './types';

@@ -23,13 +23,6 @@ export { batchLayout, copied, microBatch, none, type ConfigClass, type Kwarg, ty
 export type ExportMethod = 'sft' | 'grpo' | 'dpo' | 'agent';
 export const EXPORT_METHODS: readonly ExportMethod[] = ['sft', 'grpo', 'dpo', 'agent'];
 
-/** Why a trainer has no TRL project (the CLI prints it and exits 2; the lab's dialog shows it). */
-export const NOT_EXPORTABLE: Readonly<Record<string, string>> = {
-  ppo: 'the PPO lab trains an MLP actor-critic on a grid world or CartPole, not a language model: no TRL run corresponds to it (TRL’s PPOTrainer is for LLMs with a reward model; chapter 4 explains the difference).',
-  self_improve: 'TRL has no self-improvement trainer: each round is SFTTrainer on the kept samples, but the rounds around it (sample at the next difficulty, filter, mix, move on) are a loop of your own, and the lab’s curriculum of padded additions has no GSM8K counterpart to export.',
-  team: 'the team lab trains two policies on one shared reward, and TRL v1.13’s GRPOTrainer trains one policy per run: two runs would not share their rollouts or their reward, and one run with role prompts would make the two roles one policy, so no faithful TRL project can be generated.',
-};
-
 /** The lab schemas the GSM8K rules below are written for (each trainer's own config file, not the registry above lib/export). */
 const SCHEMAS: Record<ExportMethod, Schema> = { sft: sftSchema, grpo: grpoSchema, dpo: dpoSchema, agent: agentSchema };
 

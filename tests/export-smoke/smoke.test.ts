@@ -3,7 +3,9 @@
  * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), in an environment with
  * exactly the pinned versions (scripts/export/smoke-env.ts). .ci/run runs it after npm test on every submission:
  * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. The vision project runs on a random Qwen2.5-VL
- * (scripts/export/smoke/make_tiny_vl.py) with its first 32 train and 8 held-out scenes. Not part of npm test, which never needs torch.
+ * (scripts/export/smoke/make_tiny_vl.py) with its first 32 train and 8 held-out scenes. The self-improvement project runs
+ * two rounds on fake problems of one and two steps, its samples scripted (run.py FAKE_CORRECTNESS) so that each filter
+ * has something to keep. Not part of npm test, which never needs torch.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport, exportSettings } from '@/lib/spec/export';
 import type { TrainerName } from '@/lib/spec/registry';
 import { CELL_PIXELS } from '@/lib/export/vision';
+import { resolve } from '@/lib/train/config';
+import { TRAINERS } from '@/lib/spec/registry';
 
 const PYTHON = process.env.EXPORT_SMOKE_PYTHON ?? '';
 const SMOKE = path.resolve('scripts/export/smoke');
@@ -122,6 +126,48 @@ describe('the exported projects, run at toy scale', () => {
     saved(dir, 'outputs/agent');
     evaluate(dir, 'outputs/agent');
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
+  }, 10 * MINUTES);
+
+  it('self-improvement: data by steps, round 0 on the demonstrations, a round of sampling, filtering and mixing, eval; the verifier and the vote keep what the lab’s keep', async () => {
+    // The fake problems all take two steps; the curriculum needs two lengths, so every other one loses its first step.
+    const data = path.join(root, 'fake-gsm8k-steps');
+    fs.mkdirSync(data, { recursive: true });
+    for (const split of ['train', 'test']) {
+      const rows = fs.readFileSync(path.join(env.FAKE_GSM8K, `${split}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { question: string; answer: string });
+      const stepped = rows.map((r, i) => (i % 2 ? { ...r, answer: r.answer.split('\n').slice(1).join('\n') } : r));
+      fs.writeFileSync(path.join(data, `${split}.jsonl`), stepped.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    }
+    const lab = TRAINERS.self_improve;
+    const toy = { demonstration_digits: 1, target_digits: 2, max_steps: 2, num_prompts: 4, num_generations: 3, per_device_train_batch_size: 4, eval_samples: 10 };
+    const fake = { FAKE_GSM8K: data, FAKE_CORRECTNESS: '1' };
+    const run1 = async (preset: string, prepared?: string) => {
+      const settings = resolve(lab.schema, { ...lab.presets[preset as 'default'].overrides, ...toy }) as Record<string, string | number | boolean>;
+      const dir = path.join(root, `self_improve-${preset}`);
+      // Built as `npm run export -- self_improve` builds it: through the trainer's spec.
+      for (const file of (await buildExport('self_improve', settings, preset)).files) {
+        fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file.path), file.text);
+      }
+      if (prepared) fs.cpSync(path.join(prepared, 'data'), path.join(dir, 'data'), { recursive: true }); // the same data: one Python start less
+      else expect(run(dir, [path.join(SMOKE, 'run.py'), dir, 'prepare_data.py'], fake)).toMatch(/train 48 problems; by steps: \{1: 24, 2: 24\}/);
+      expect(run(dir, [path.join(SMOKE, 'run.py'), dir, 'self_improve.py'], fake)).toContain('[smoke] OK');
+      saved(dir, 'outputs/self_improve');
+      const rounds = fs.readFileSync(path.join(dir, 'outputs/self_improve/rounds.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | null>);
+      expect(rounds.map((r) => [r.round, r.difficulty])).toEqual([[0, 1], [1, 2]]);
+      for (const r of rounds) expect(Object.keys(r)).toEqual(expect.arrayContaining(['loss', 'eval/accuracy_1_steps', 'eval/accuracy_2_steps', 'eval/accuracy_target']));
+      expect(rounds[1].samples).toBe(12);
+      return { dir, round: rounds[1] };
+    };
+    // Scripted samples (run.py): even problems one right and two same wrong answers, odd problems the reverse.
+    const verifier = await run1('default');
+    expect(verifier.round).toMatchObject({ kept: 6, kept_precision: 1, kept_wrong: 0, pool_size: 4, pool_added: 4, from_pool_per_batch: 2 });
+    // sft_only differs from default only in DEMO_FRACTION, which the unit tests check (common.from_pool).
+    const majority = await run1('majority', verifier.dir);
+    expect(majority.round).toMatchObject({ kept: 8, kept_precision: 0.5, kept_wrong: 4, pool_size: 4, from_pool_per_batch: 2 });
+    run(verifier.dir, ['eval.py', '--model', 'outputs/self_improve', '--limit', '4', '--batch_size', '4', '--max_new_tokens', '16'], { FAKE_GSM8K: data });
+    const summary = JSON.parse(fs.readFileSync(path.join(verifier.dir, 'eval-self_improve.json'), 'utf8')) as Record<string, number>;
+    expect(summary.problems).toBe(8); // 4 per difficulty
+    expect([0, 0.25, 0.5, 0.75, 1]).toContain(summary['eval/accuracy_target']);
   }, 10 * MINUTES);
 
   it('vision: common.draw_scene draws each shape in its colour in its cell, at CELL_PIXELS a cell', async () => {

@@ -10,6 +10,10 @@ functions of __main__ by their code), the others imported and their main() calle
     the key=value arguments (Python literals: max_length=1024 log_completions=False eval_strategy='"no"');
   - make_pairs.py samples 8 prompts × 4 completions of 24 tokens; FAKE_CORRECTNESS=1 scores them right, wrong, right,
     ... (a random model never solves a problem, and DPO needs pairs).
+  - self_improve.py samples and evaluates 16 tokens an answer; FAKE_CORRECTNESS=1 replaces each round's samples (after
+    generating them) with scripted answers, all finished: in even problems' groups one right answer and the others one
+    same wrong answer, in odd problems' the reverse, so the verifier, the majority vote and no filter keep different
+    samples (a random model's answers are all wrong and rarely finished: every filter would keep nothing).
 Each config prints one "[smoke]" line with what was overridden; "[smoke] OK" at the end. See scripts/export/smoke.md.
 """
 import ast
@@ -40,6 +44,21 @@ def shrink(cls, toy, extra):
         return cls(**{**kwargs, **overrides})
 
     return config
+
+
+def scripted_samples(module):
+    generate = module.sample
+
+    def sample(model, tokenizer, problems):
+        texts, _ = generate(model, tokenizer, problems)  # the real generate call runs; its answers are replaced
+        g, out = module.NUM_GENERATIONS, []
+        for i, problem in enumerate(problems):
+            right, wrong = f"#### {problem['answer']}", f"#### {int(problem['answer']) + 1}"
+            out += [right] + [wrong] * (g - 1) if i % 2 == 0 else [wrong] + [right] * (g - 1)
+        assert len(out) == len(texts)
+        return out, [True] * len(out)
+
+    return sample
 
 
 def main():
@@ -93,6 +112,10 @@ def main():
             module.NUM_PROMPTS, module.SAMPLES_PER_PROMPT, module.MAX_NEW_TOKENS, module.BATCH_PROMPTS = 8, 4, 24, 4
             if os.environ.get("FAKE_CORRECTNESS"):
                 module.correctness_reward = lambda group, answers: [float(i % 2 == 0) for i in range(len(group))]
+        if script == "self_improve.py":
+            module.MAX_NEW_TOKENS = 16
+            if os.environ.get("FAKE_CORRECTNESS"):
+                module.sample = scripted_samples(module)
         module.main()
     print("[smoke] OK", project, script, flush=True)
 

@@ -42,7 +42,8 @@ export async function readExtras(trainer: TrainerName, values: { reward?: string
     const text = readFlagFile(values.dataset, DATASET_MAX_BYTES, 'a dataset');
     try {
       const dataset = parseDataset(text, accepts.dataset);
-      checkFits(dataset, datasetLimits(), trainer === 'grpo' ? (config.max_completion_length as number) : undefined);
+      // A trainer that samples completions (its schema caps them with max_completion_length) needs room for that many.
+      checkFits(dataset, datasetLimits(), 'max_completion_length' in TRAINERS[trainer].schema ? (config.max_completion_length as number) : undefined);
       extras.dataset = dataset;
     } catch (error) {
       if (error instanceof DatasetError) throw new UsageError(`--dataset ${values.dataset}: ${error.message}`);

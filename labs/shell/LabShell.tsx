@@ -147,7 +147,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         <DatasetPanel
           kind={accepts.dataset}
           loaded={extras.dataset}
-          sampledCompletion={trainer === 'grpo' ? Number(settings.max_completion_length) : undefined}
+          sampledCompletion={'max_completion_length' in TRAINERS[trainer].schema ? Number(settings.max_completion_length) : undefined}
           disabled={busy || Boolean(assignment.assignment)}
           note={assignment.assignment ? 'An assignment trains on its lab’s own data: a file is not used here.' : undefined}
           onLoad={(next) => {

@@ -7,7 +7,7 @@
  * turns the bug on. SFT on demonstrations (sft-trainer.ts with agentSftSource) makes the checkpoints runs start from.
  */
 import { loadTinyLM } from '@/lib/models/checkpoint';
-import { generate, type Generation } from '@/lib/models/generate';
+import { generate } from '@/lib/models/generate';
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
 import { AGENT_REWARDS, agentEnvironment, episodeStats, randomCallFailures, type AgentProblem, type AgentTask } from '@/lib/tasks/agent';
@@ -17,13 +17,13 @@ import type { ToolEnvironment } from '@/lib/tasks/environment';
 import { attemptTexts, WRONG_REPLY } from '@/lib/tasks/reflection';
 import { parseAnswer } from '@/lib/tasks/rewards';
 import type { CharTokenizer } from '@/lib/tasks/tokenizer';
-import type { AsyncRewardFunction } from '@/lib/tasks/custom-reward';
-import { formatReward, type RewardFunction } from '@/lib/tasks/rewards';
+import { formatReward } from '@/lib/tasks/rewards';
 import { agentSchema } from './agent-config';
 import { ConfigError, type ConfigOf } from './config';
-import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
+import { checkFitsContext, createGrpoStepper, type Generated } from './grpo-update';
 import { agentMaxCompletion, agentModelConfig, createAgentLabTask } from './lab-setup';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { completionMetrics, mean, type NamedReward, resolveOnPolicyConfig, rewardMeans, sampleGroups, scoreRewards, updateConfigOf, weightedReward } from './on-policy';
 import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
@@ -73,9 +73,9 @@ export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples
   readonly config: AgentConfig;
 }
 
-/** The agent's config from overrides, with the GRPO rules (lib/train/grpo-update.ts) and the task's model length. */
+/** The agent's config from overrides, with the GRPO rules (lib/train/on-policy.ts) and the task's model length. */
 export function resolveAgentConfig(overrides: Record<string, unknown> = {}): AgentConfig {
-  const config = resolveGrpoLike(agentSchema, overrides);
+  const config = resolveOnPolicyConfig(agentSchema, overrides);
   const limit = agentMaxCompletion(config.task, config.answer_attempts);
   if (config.max_completion_length > limit) throw new ConfigError([`max_completion_length must be at most ${limit} for the ${config.task} task (its model's context), got ${config.max_completion_length}`]);
   return config;
@@ -193,7 +193,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
   // group compares what each does after the same failure.
   const trainEnv = (batch: number, problems: AgentProblem[]) => episodeEnvironment(task, problems, rulesOf(config, randomCallFailures(config.tool_failure_rate, `train:${config.seed}:${batch}`)));
   // Each function scores the last try's text, except the tool cost, which counts the calls of every try.
-  const rewardFns: { name: string; fn: RewardFunction | AsyncRewardFunction; weight: number; whole?: boolean }[] = [
+  const rewardFns: (NamedReward & { whole?: boolean })[] = [
     { name: 'correctness', fn: AGENT_REWARDS.correctness, weight: config.reward_weight_correctness },
     { name: 'format', fn: AGENT_REWARDS.format, weight: config.reward_weight_format },
     { name: 'tool_cost', fn: AGENT_REWARDS.tool_cost, weight: config.reward_weight_tool_cost, whole: true },
@@ -210,30 +210,25 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
 
   /** One generation batch of episodes, scored, with the loss mask the config asks for. */
   async function generateBatch(timer: StepTimer): Promise<Generated<AgentSamples>> {
-    const problems = task.sample('train', (config.per_device_train_batch_size * config.steps_per_generation) / G, dataRng).flatMap((p) => Array<AgentProblem>(G).fill(p));
-    const prompts = problems.map((p) => task.encodePrompt(p));
-    const gen = await timer.timeAsync('generation', () =>
-      generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng, trainEnv(generations, problems)),
+    const groups = (config.per_device_train_batch_size * config.steps_per_generation) / G;
+    const { problems, prompts, generation: gen, context } = await timer.timeAsync('generation', () =>
+      sampleGroups(model, task, groups, config, { problems: dataRng, sampling: sampleRng }, (drawn) => trainEnv(generations, drawn)),
     );
     const read = gen.completions.map((c) => readEpisode(c, tok));
     const texts = read.map((e) => e.final);
-    const context = { prompts: problems.map((p) => p.prompt), answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
-    const perFunc: number[][] = []; // [F][N]
-    for (const r of rewardFns) perFunc.push(await r.fn(r.whole ? read.map((e) => e.whole) : texts, context)); // in order: a reader's function runs last
-    const rowsByFunc = problems.map((_, i) => perFunc.map((column) => column[i])); // [N][F]
+    const scores = await scoreRewards(rewardFns, (r) => (r.whole ? read.map((e) => e.whole) : texts), context); // [N][F]
     // The loss mask: the policy's tokens only, unless the bug is on and the environment's tokens count too.
     const lossMask = config.train_on_tool_results ? gen.completionMask.map((row, i) => row.map((m, t) => m + gen.observationMask[i][t])) : gen.completionMask;
     const stats = episodeStats(read.map((e) => e.whole));
     const firstRight = read.map((e, i) => parseAnswer(e.attempts[0]) === problems[i].answer);
-    const right = perFunc[0].map((r) => r === 1);
+    const right = scores.map((row) => row[0] === 1);
     const used = problems.map((p, i) => (p.memory ? memoryStats(texts[i], p.memory.asked, parseAnswer(texts[i])).usedMemory : false));
     generations += 1;
     numTokens += prompts.reduce((s, p) => s + p.length, 0) + gen.lengths.reduce((a, b) => a + b, 0);
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return {
-      batch: { prompts, completions: gen.completions, lossMask, rewardsPerFunc: rowsByFunc, rewardWeights: rewardFns.map((r) => r.weight), observationMask: config.use_tools ? gen.observationMask : undefined, pad: tok.pad },
+      batch: { prompts, completions: gen.completions, lossMask, rewardsPerFunc: scores, rewardWeights: rewardFns.map((r) => r.weight), observationMask: config.use_tools ? gen.observationMask : undefined, pad: tok.pad },
       metrics: {
-        ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(perFunc[f])])),
+        ...rewardMeans(rewardFns, scores),
         'tools/call_frequency': stats.callFrequency,
         'tools/failure_frequency': stats.failureFrequency,
         // The sampled episodes' retry rate (as eval/retry_rate), on steps where some call failed.
@@ -243,8 +238,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
         ...(task.kind === 'memory' ? { 'memory/use_rate': mean(used.map(Number)) } : {}),
         ...(config.answer_attempts > 1 ? { 'reflection/fix_rate': mean(right.map((r, i) => Number(r && !firstRight[i]))) } : {}),
         num_tokens: numTokens,
-        'completions/mean_length': mean(gen.lengths),
-        'completions/clipped_ratio': gen.finished.filter((f) => !f).length / gen.lengths.length,
+        ...completionMetrics(gen.lengths, context.truncated),
       },
       samples: {
         step: generations,
@@ -261,8 +255,8 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
             easy: p.easy,
             tokens: gen.completions[i].slice(0, n).map((id) => tok.decode([id], { raw: true })),
             roles: gen.observationMask[i].slice(0, n).map((o): TokenRole => (o ? 'observation' : 'policy')),
-            rewards: rowsByFunc[i],
-            total: rowsByFunc[i].reduce((s, r, f) => s + r * rewardFns[f].weight, 0),
+            rewards: scores[i],
+            total: weightedReward(scores[i], rewardFns),
             advantage: 0,
             calls: stats.perEpisode[i].calls,
             failures: stats.perEpisode[i].failures,
@@ -276,7 +270,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
     };
   }
 
-  const stepper = createGrpoStepper(model, config, generateBatch, root.fork('agent-shuffle'));
+  const stepper = createGrpoStepper(model, updateConfigOf(config), generateBatch, root.fork('agent-shuffle'));
 
   const trainStep = (keep: Keep): Promise<Metrics> =>
     stepper.trainStep(keep, ({ samples, advantages }) => {

@@ -3,18 +3,17 @@
  * weighted reward functions, turn rewards into group-relative advantages, and take num_iterations clipped
  * policy-gradient steps (plus a k3 KL penalty to a frozen reference when beta > 0).
  */
-import { generate } from '@/lib/models/generate';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng } from '@/lib/random';
-import type { AsyncRewardFunction } from '@/lib/tasks/custom-reward';
-import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, softOverlongPunishment, type RewardFunction } from '@/lib/tasks/rewards';
+import { atLeastReward, correctnessReward, formatReward, hackableDigitReward, lengthPenalty, softOverlongPunishment } from '@/lib/tasks/rewards';
 import type { PromptTask } from '@/lib/tasks/task';
 import type { ConfigOf } from './config';
 import { grpoSchema } from './grpo-config';
-import { checkFitsContext, createGrpoStepper, type Generated, resolveGrpoLike } from './grpo-update';
+import { checkFitsContext, createGrpoStepper, type Generated } from './grpo-update';
 import { evaluateOnTestSet } from './lm-batch';
 import { taskWithDataset } from './dataset-task';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { completionMetrics, mean, type NamedReward, resolveOnPolicyConfig, rewardMeans, sampleGroups, scoreRewards, updateConfigOf, weightedReward } from './on-policy';
 import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
@@ -40,8 +39,8 @@ export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
   readonly config: GrpoConfig;
 }
 
-/** The GRPO config from overrides (lib/train/grpo-update.ts: epsilon_high follows epsilon, whole groups per batch). */
-export const resolveGrpoConfig = (overrides: Record<string, unknown> = {}): GrpoConfig => resolveGrpoLike(grpoSchema, overrides);
+/** The GRPO config from overrides (lib/train/on-policy.ts: epsilon_high follows epsilon, whole groups per batch). */
+export const resolveGrpoConfig = (overrides: Record<string, unknown> = {}): GrpoConfig => resolveOnPolicyConfig(grpoSchema, overrides);
 
 /**
  * GRPO of `model` on `task`. `customReward` is the reader's own function (lib/tasks/custom-reward.ts), scored after the
@@ -50,7 +49,7 @@ export const resolveGrpoConfig = (overrides: Record<string, unknown> = {}): Grpo
 export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Partial<GrpoConfig> = {}, customReward?: TrainerExtras['reward']): GrpoTrainer {
   const config = resolveGrpoConfig(overrides);
   checkFitsContext(task.promptLength, config.max_completion_length, model);
-  const rewardFns: { name: string; fn: RewardFunction | AsyncRewardFunction; weight: number }[] = [
+  const rewardFns: NamedReward[] = [
     { name: 'correctness', fn: { exact: correctnessReward, at_least: atLeastReward, digits: hackableDigitReward }[config.correctness_reward], weight: config.reward_weight_correctness },
     { name: 'format', fn: formatReward, weight: config.reward_weight_format },
     { name: 'length', fn: lengthPenalty, weight: config.reward_weight_length },
@@ -68,15 +67,11 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
   let lastSamples: GrpoSamples | null = null;
   let numTokens = 0;
 
-  /** G completions for each of `prompts` prompts, scored: one row per completion. */
-  async function sampleGroups(count: number) {
-    const problems = task.sample('train', count, dataRng).flatMap((p) => Array<typeof p>(G).fill(p));
-    const prompts = problems.map((p) => task.encodePrompt(p));
-    const gen = await generate(model, prompts, { temperature: config.temperature, max_completion_length: config.max_completion_length, eos_id: tok.eos, pad_id: tok.pad }, sampleRng);
+  /** G completions for each of `count` problems, scored: one row per completion, in groups of G. */
+  async function sampleScoredGroups(count: number) {
+    const { problems, prompts, generation: gen, context } = await sampleGroups(model, task, count, config, { problems: dataRng, sampling: sampleRng });
     const texts = gen.completions.map((c) => tok.decode(c));
-    const context = { prompts: problems.map((p) => p.prompt), answers: problems.map((p) => p.answer), truncated: gen.finished.map((f) => !f), lengths: gen.lengths };
-    const perFunc: number[][] = []; // [F][N]
-    for (const r of rewardFns) perFunc.push(await r.fn(texts, context)); // in order: a reader's function runs last
+    const scores = await scoreRewards(rewardFns, texts, context);
     // What is right, whatever the run rewards (a flawed verifier may pay for wrong answers): for the inspector.
     const correct = correctnessReward(texts, { answers: context.answers });
     const rows = problems.map((p, i) => ({
@@ -87,7 +82,7 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
       text: texts[i],
       length: gen.lengths[i],
       truncated: !gen.finished[i],
-      rewards: perFunc.map((column) => column[i]),
+      rewards: scores[i],
       correct: correct[i] === 1,
     }));
     return Array.from({ length: count }, (_, g) => rows.slice(g * G, (g + 1) * G));
@@ -96,15 +91,15 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
   /** A generation batch; with DAPO's dynamic sampling, only groups whose scores differ, resampled up to a cap. */
   async function generateBatch(timer: StepTimer): Promise<Generated<GrpoSamples>> {
     const wanted = generationBatch / G;
-    const total = (rows: { rewards: number[] }) => rows.rewards.reduce((s, r, f) => s + r * rewardFns[f].weight, 0);
-    const informative = (group: Awaited<ReturnType<typeof sampleGroups>>[number]) => group.some((r) => Math.abs(total(r) - total(group[0])) > 1e-9);
-    const groups: Awaited<ReturnType<typeof sampleGroups>> = [];
+    const total = (row: { rewards: number[] }) => weightedReward(row.rewards, rewardFns);
+    const informative = (group: Awaited<ReturnType<typeof sampleScoredGroups>>[number]) => group.some((r) => Math.abs(total(r) - total(group[0])) > 1e-9);
+    const groups: Awaited<ReturnType<typeof sampleScoredGroups>> = [];
     const dropped: typeof groups = [];
     let rounds = 0;
     await timer.timeAsync('generation', async () => {
       do {
         rounds += 1;
-        for (const group of await sampleGroups(wanted - groups.length)) (!config.dynamic_sampling || informative(group) ? groups : dropped).push(group);
+        for (const group of await sampleScoredGroups(wanted - groups.length)) (!config.dynamic_sampling || informative(group) ? groups : dropped).push(group);
       } while (config.dynamic_sampling && groups.length < wanted && rounds < config.dynamic_sampling_max_rounds);
     });
     const keptFraction = groups.length / (groups.length + dropped.length);
@@ -113,14 +108,12 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
     const rows = groups.flat();
     generations += 1;
     numTokens += rows.reduce((s, r) => s + r.prompt.length + r.length, 0);
-    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
     const correct = rows.filter((r) => r.correct);
     const incorrect = rows.filter((r) => !r.correct);
     const metrics: Record<string, number> = {
-      ...Object.fromEntries(rewardFns.map((r, f) => [`rewards/${r.name}/mean`, mean(rows.map((x) => x.rewards[f]))])),
+      ...rewardMeans(rewardFns, rows.map((r) => r.rewards)),
       num_tokens: numTokens,
-      'completions/mean_length': mean(rows.map((r) => r.length)),
-      'completions/clipped_ratio': rows.filter((r) => r.truncated).length / rows.length,
+      ...completionMetrics(rows.map((r) => r.length), rows.map((r) => r.truncated)),
       // Dr. GRPO's length-bias experiment reads these two apart.
       ...(correct.length ? { 'completions/mean_length_correct': mean(correct.map((r) => r.length)) } : {}),
       ...(incorrect.length ? { 'completions/mean_length_incorrect': mean(incorrect.map((r) => r.length)) } : {}),
@@ -151,7 +144,7 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
     };
   }
 
-  const stepper = createGrpoStepper(model, config, generateBatch, root.fork('grpo-shuffle'));
+  const stepper = createGrpoStepper(model, updateConfigOf(config), generateBatch, root.fork('grpo-shuffle'));
 
   // The inspector shows each generation batch with the advantages the updates use.
   const trainStep = (keep: Keep): Promise<Metrics> =>

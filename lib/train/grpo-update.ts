@@ -18,7 +18,7 @@ import type { Rng } from '@/lib/random';
 import { grpoAdvantages, grpoLoss } from '@/lib/rl/grpo';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
 import { maskedTokenMean } from '@/lib/rl/ops';
-import { resolve, type ConfigOf, type Schema } from './config';
+import type { ConfigOf } from './config';
 import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
 import { adam, optimizerStep, StepTimer } from './optim';
@@ -83,21 +83,6 @@ export interface GrpoStepper<S> {
    */
   trainStep(keep: Keep, onGenerated: (generated: NonNullable<StepResult<S>['generated']>) => void): Promise<Record<string, number>>;
   dispose(): void;
-}
-
-/**
- * A GRPO-style trainer's config from overrides: with epsilon set and epsilon_high not, epsilon_high = epsilon, as TRL
- * does; and the generation batch must hold whole groups.
- */
-export function resolveGrpoLike<S extends Schema & Pick<typeof grpoSchema, 'epsilon' | 'epsilon_high' | 'per_device_train_batch_size' | 'steps_per_generation' | 'num_generations'>>(
-  schema: S,
-  overrides: Record<string, unknown>,
-): ConfigOf<S> {
-  const withHigh = Object.hasOwn(overrides, 'epsilon_high') || !Object.hasOwn(overrides, 'epsilon') ? overrides : { ...overrides, epsilon_high: overrides.epsilon };
-  // The generic ConfigOf<S> does not expand; S's Pick above guarantees these three numeric fields.
-  const config = resolve(schema, withHigh) as ConfigOf<S> & Pick<GrpoUpdateConfig, 'per_device_train_batch_size' | 'steps_per_generation' | 'num_generations'>;
-  checkGenerationBatch(config);
-  return config;
 }
 
 /** The longest row (prompt + completion − 1 fed tokens) must fit the model's context. */

@@ -5,7 +5,6 @@
  * and fine-tunes on them mixed with the demonstrations and every earlier round's kept samples; the difficulty moves on
  * every rounds_per_difficulty rounds. One trainStep is one round, so the step loop's pause falls between rounds.
  */
-import { generate } from '@/lib/models/generate';
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { loadTinyLM } from '@/lib/models/checkpoint';
 import { createRng, type Rng } from '@/lib/random';
@@ -14,6 +13,7 @@ import { resolve, type ConfigOf } from './config';
 import { checkFitsContext } from './grpo-update';
 import { evaluateOnTestSet, referenceCompletions } from './lm-batch';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
+import { sampleGroups } from './on-policy';
 import { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { selfImproveSchema } from './self-improve-config';
@@ -128,8 +128,13 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
   /** Sample, filter and pool one round's answers at `difficulty`; returns the round's counts. */
   async function collect(difficulty: number): Promise<Metrics> {
     const G = config.num_generations;
-    const problems = curriculum.at(difficulty).sample('train', config.num_prompts, problemRng).flatMap((p) => Array<CurriculumProblem>(G).fill(p));
-    const gen = await generate(model, problems.map((p) => task.encodePrompt(p)), { temperature: config.temperature, max_completion_length: task.maxCompletionLength, eos_id: tok.eos, pad_id: tok.pad }, sampleRng);
+    const { problems, prompts, generation: gen } = await sampleGroups(
+      model,
+      curriculum.at(difficulty),
+      config.num_prompts,
+      { num_generations: G, temperature: config.temperature, max_completion_length: task.maxCompletionLength },
+      { problems: problemRng, sampling: sampleRng },
+    );
     const texts = gen.completions.map((c) => tok.decode(c));
     const answers = problems.map((p) => p.answer);
     const right = verified(texts, answers);
@@ -140,7 +145,7 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
       const key = `${problems[i].prompt}|${texts[i]}`;
       if (inPool.has(key)) continue;
       inPool.add(key);
-      pool.push({ prompt: task.encodePrompt(problems[i]), completion: gen.completions[i].slice(0, gen.lengths[i]) });
+      pool.push({ prompt: prompts[i], completion: gen.completions[i].slice(0, gen.lengths[i]) });
       added += 1;
     }
     numTokens += problems.reduce((s, p, i) => s + task.promptLength + gen.lengths[i], 0);

@@ -1,19 +1,19 @@
 /**
  * SFT on the arithmetic task: cross-entropy on completion tokens only (TRL's completion_only_loss), Adam,
- * gradient clipping, optional LoRA. Implements StepTrainer, so it runs under TrainingRun anywhere.
+ * gradient clipping, optional LoRA. Implements StepTrainer, so it runs under TrainingRun anywhere. Its step is the
+ * kit's sftStep (on-policy.ts), which the vision lab's SFT phase takes too.
  */
-import * as tf from '@tensorflow/tfjs';
 import type { TinyLM } from '@/lib/models/tiny-lm';
 import { createRng, type Rng } from '@/lib/random';
-import { sftLoss } from '@/lib/rl/sft';
 import type { PromptTask, TaskProblem } from '@/lib/tasks/task';
 import { ConfigError, resolve, type ConfigOf } from './config';
 import { arithmeticTaskFor } from './lab-setup';
 import { taskWithDataset } from './dataset-task';
 import { exportAdapter, mergeCheck, snapshotLinearWeights, updateSpectrum, type UpdateSpectrum } from './lora-analysis';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
-import { completionBatch, completionLogits, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
-import { adam, optimizerStep, StepTimer } from './optim';
+import { completionBatch, evaluateOnTestSet, readScalars, referenceCompletions } from './lm-batch';
+import { sftStep } from './on-policy';
+import { adam, StepTimer } from './optim';
 import { inTensorScope } from './scope';
 import type { Metrics } from './run';
 import { measuresOldTask, sftSchema } from './sft-config';
@@ -68,7 +68,6 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
     ? base.withAdapters({ lora: { r: config.r, lora_alpha: config.lora_alpha, lora_dropout: config.lora_dropout, use_rslora: config.use_rslora, target_modules: [...targets[config.target_modules]] } }, config.seed)
     : base;
   const optimizer = adam(config.learning_rate);
-  const variables = model.trainableVariables();
   const rng: Rng = createRng(config.seed).fork('sft-data');
   let numTokens = 0;
   let step = 0;
@@ -86,19 +85,10 @@ export function sftTrainerOn(base: TinyLM, source: SftSource, config: SftConfig)
         initial ??= await snapshotLinearWeights(model);
         step += 1;
         const { prompts, completions, mask } = source.batch(config.per_device_train_batch_size, rng);
-        const batch = completionBatch(prompts, completions, mask, source.pad);
-        let entropy!: tf.Scalar;
-        let accuracy!: tf.Scalar;
-        let loss!: tf.Scalar;
-        const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
-          const out = sftLoss(completionLogits(model, batch), batch.targets, batch.mask);
-          [entropy, accuracy, loss] = [keep(out.entropy), keep(out.meanTokenAccuracy), keep(tf.clone(out.loss))];
-          return out.loss;
-        }, timer);
+        const { loss, entropy, meanTokenAccuracy, gradNorm } = sftStep(model, optimizer, { prompts, completions, mask }, { pad: source.pad, maxGradNorm: config.max_grad_norm, keep, timer });
         // TRL's num_tokens: tokens seen so far, prompt and completion (no padding).
         numTokens += prompts.reduce((s, p) => s + p.length, 0) + completions.reduce((s, c) => s + c.length, 0);
-        batch.dispose();
-        const metrics = await readScalars({ loss, entropy, mean_token_accuracy: accuracy, grad_norm: gradNorm });
+        const metrics = await readScalars({ loss, entropy, mean_token_accuracy: meanTokenAccuracy, grad_norm: gradNorm });
         return { ...metrics, num_tokens: numTokens, ...timer.metrics() };
       }),
     evaluate: () => inTensorScope(async () => ({ ...(await source.evaluate(model)), ...sizeMetrics })),

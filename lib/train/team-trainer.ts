@@ -20,8 +20,9 @@ import type { TinyLMConfig } from '@/lib/models/config';
 import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
 import { createRng, type Rng } from '@/lib/random';
 import { BOARD_SIZE, createTeamTask, messageInformation, type TeamProblem, type TeamTask } from '@/lib/tasks/team';
-import { resolve, type ConfigOf } from './config';
-import { checkGenerationBatch, createGrpoStepper, type Generated, type GroupBatch, type GrpoStepper, type GrpoUpdateConfig } from './grpo-update';
+import type { ConfigOf } from './config';
+import { createGrpoStepper, type Generated, type GroupBatch, type GrpoStepper } from './grpo-update';
+import { mean, repeatEach, resolveOnPolicyConfig, samplingConfig, updateConfigOf } from './on-policy';
 import { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
@@ -128,30 +129,9 @@ export function initialTeamModels(task: TeamTask, config: Pick<TeamConfig, 'seed
   return models;
 }
 
-/** Each role's GRPO update settings: on-policy (one update per rollout batch), no KL, its own rate and length. */
-function roleConfig(config: TeamConfig, learningRate: number, temperature: number, maxCompletionLength: number): GrpoUpdateConfig {
-  return {
-    learning_rate: learningRate,
-    beta: config.beta,
-    num_generations: config.num_generations,
-    scale_rewards: config.scale_rewards,
-    num_iterations: 1,
-    steps_per_generation: 1,
-    temperature,
-    loss_type: config.loss_type,
-    importance_sampling_level: 'token',
-    epsilon: config.epsilon,
-    epsilon_high: config.epsilon,
-    max_completion_length: maxCompletionLength,
-    max_grad_norm: config.max_grad_norm,
-    per_device_train_batch_size: config.per_device_train_batch_size,
-  };
-}
-
+/** The team config from overrides; a step's rollouts come in whole groups (lib/train/on-policy.ts). */
 export function resolveTeamConfig(overrides: Record<string, unknown> = {}): TeamConfig {
-  const config = resolve(teamSchema, overrides);
-  checkGenerationBatch({ ...config, steps_per_generation: 1 });
-  return config;
+  return resolveOnPolicyConfig(teamSchema, overrides);
 }
 
 /** One batch of team rollouts: each role's prompts, what it sampled and its loss mask, and the team's reward. */
@@ -210,15 +190,16 @@ export function createTeamTrainer(models: TeamModels, task: TeamTask, overrides:
   let pending: TeamRollout | null = null;
   const batchFor = (role: 'sender' | 'receiver'): Generated<null> => ({ batch: roleBatch(role, pending!, tok.pad), metrics: {}, samples: null });
   const receiverRate = config.learning_rate * config.receiver_learning_rate_multiplier;
+  // Each role's update is on-policy (one per rollout batch, on-policy.ts updateConfigOf), at its own rate and length.
   const steppers: { role: 'sender' | 'receiver'; stepper: GrpoStepper<null> }[] = [
-    ...(config.train_sender ? [{ role: 'sender' as const, stepper: createGrpoStepper(sender, roleConfig(config, config.learning_rate, config.temperature, L), async () => batchFor('sender'), root.fork('sender-shuffle')) }] : []),
-    { role: 'receiver', stepper: createGrpoStepper(receiver, roleConfig(config, receiverRate, config.temperature, 1), async () => batchFor('receiver'), root.fork('receiver-shuffle')) },
+    ...(config.train_sender ? [{ role: 'sender' as const, stepper: createGrpoStepper(sender, updateConfigOf({ ...config, max_completion_length: L }), async () => batchFor('sender'), root.fork('sender-shuffle')) }] : []),
+    { role: 'receiver', stepper: createGrpoStepper(receiver, updateConfigOf({ ...config, learning_rate: receiverRate, max_completion_length: 1 }), async () => batchFor('receiver'), root.fork('receiver-shuffle')) },
   ];
 
   async function trainStep(keep: Keep): Promise<Metrics> {
     const timer = new StepTimer();
     const base = task.sample('train', config.per_device_train_batch_size / G, dataRng);
-    const problems = base.flatMap((p) => Array<TeamProblem>(G).fill(p));
+    const problems = repeatEach(base, G);
     const r = await timer.timeAsync('generation', () => rollout(problems, false, sampleRng));
     pending = r;
     generations += 1;
@@ -302,9 +283,10 @@ async function teamRollout(models: TeamModels, task: TeamTask, config: TeamConfi
   const tok = task.tokenizer;
   const L = config.max_message_length;
   const senderPrompts = problems.map((p) => task.encodeSenderPrompt(p));
-  const said = await generate(models.sender, senderPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: L, eos_id: tok.eos, pad_id: tok.pad }, rng);
+  const temperature = greedy ? 0 : config.temperature;
+  const said = await generate(models.sender, senderPrompts, samplingConfig({ temperature, max_completion_length: L }, tok), rng);
   const receiverPrompts = problems.map((p, i) => task.encodeReceiverPrompt(p, said.completions[i], L, blank));
-  const answered = await generate(models.receiver, receiverPrompts, { temperature: greedy ? 0 : config.temperature, max_completion_length: 1, eos_id: tok.eos, pad_id: tok.pad }, rng);
+  const answered = await generate(models.receiver, receiverPrompts, samplingConfig({ temperature, max_completion_length: 1 }, tok), rng);
   const answerIds = problems.map((p) => tok.encode(p.answer)[0]);
   return {
     messages: said.completions,
@@ -344,7 +326,6 @@ export async function evaluateTeam(models: TeamModels, task: TeamTask, config: T
   const rewards = chunks.flatMap((c) => c.rewards);
   const sent = chunks.flatMap((c) => c.messages.map((m) => spokenTokens(task, m)));
   const info = messageInformation(problems.map((p, i) => ({ message: messageText(task, sent[i]), target: p.target })));
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     'eval/accuracy': mean(rewards),
     'eval/accuracy_blank_channel': mean(blanked.flatMap((c) => c.rewards)),

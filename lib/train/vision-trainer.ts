@@ -2,12 +2,13 @@
  * The vision lab's trainer: a tiny vision-language model (lib/models/vision-lm.ts) on the picture questions of
  * lib/tasks/vision.ts, in two phases, one trainer step at a time:
  *
- *   steps 1 … sft_steps   SFT on described pictures: cross-entropy on the right answer's tokens (completion only)
+ *   steps 1 … sft_steps   SFT on described pictures: cross-entropy on the right answer's tokens (completion only),
+ *                         the SFT trainer's step (on-policy.ts sftStep)
  *   later steps           GRPO (grpo-update.ts, TRL's GRPOTrainer schedule) with a correctness reward: num_generations
  *                         sampled answers per picture and question, group-relative advantages
  *
  * The pictures ride along with their rows: the model is bound to an image slot (bindPictures) that holds the current
- * batch's patches, so the GRPO update and SFT's loss run the same code as for a text-only TinyLM. Under text_only the
+ * batch's patches, so the GRPO update and the SFT step run the same code as for a text-only TinyLM. Under text_only the
  * slot stays empty and the model sees only the question.
  *
  * Metrics: SFT steps log `sft/loss` and `sft/mean_token_accuracy`; GRPO steps log TRL's names (`loss`, `reward`,
@@ -20,12 +21,12 @@ import { configForTask } from '@/lib/models/presets';
 import { bindPictures, createImageSlot, createVisionLM, sampleAnswers, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
 import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
 import { createRng, type Rng } from '@/lib/random';
-import { sftLoss } from '@/lib/rl/sft';
 import { COUNTING_KINDS, createVisionTask, MIXED_KINDS, type VisionProblem, type VisionTask } from '@/lib/tasks/vision';
-import { resolve, type ConfigOf } from './config';
-import { checkGenerationBatch, createGrpoStepper, type Generated, type GrpoStepper, type GrpoUpdateConfig } from './grpo-update';
-import { completionBatch, completionLogits, readScalars, referenceCompletions } from './lm-batch';
-import { adam, optimizerStep, StepTimer } from './optim';
+import type { ConfigOf } from './config';
+import { createGrpoStepper, type Generated, type GrpoStepper } from './grpo-update';
+import { readScalars, referenceCompletions } from './lm-batch';
+import { mean, repeatEach, resolveOnPolicyConfig, samplingConfig, sftStep, updateConfigOf } from './on-policy';
+import { adam, StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 import { ownModel, type Trainer, type TrainerFactory } from './trainer';
@@ -37,10 +38,9 @@ export type VisionConfig = ConfigOf<typeof visionSchema>;
 /** Groups the inspector shows of a step: a few pictures, not the whole batch. */
 export const INSPECTED_GROUPS = 4;
 
+/** The vision config from overrides; a GRPO step's pictures come in whole groups (lib/train/on-policy.ts). */
 export function resolveVisionConfig(overrides: Record<string, unknown> = {}): VisionConfig {
-  const config = resolve(visionSchema, overrides);
-  checkGenerationBatch({ ...config, steps_per_generation: 1 });
-  return config;
+  return resolveOnPolicyConfig(visionSchema, overrides);
 }
 
 export function visionTaskFor(config: Pick<VisionConfig, 'questions' | 'grid_size' | 'occupancy'>): VisionTask {
@@ -52,26 +52,6 @@ export function visionModelConfig(task: VisionTask): VisionLMConfig {
   const P = task.patchGrid * task.patchGrid;
   const lm = configForTask({ tokenizer: task.tokenizer, promptLength: P + task.promptLength, maxCompletionLength: task.maxCompletionLength });
   return { lm, encoder: { patch_size: 4, num_channels: 3, patch_grid: task.patchGrid, d_model: lm.d_model } };
-}
-
-/** The GRPO update's settings: on-policy, one update per generation batch (the pictures stay with their rows). */
-function grpoUpdateConfig(config: VisionConfig, maxCompletionLength: number): GrpoUpdateConfig {
-  return {
-    learning_rate: config.learning_rate,
-    beta: config.beta,
-    num_generations: config.num_generations,
-    scale_rewards: config.scale_rewards,
-    num_iterations: 1,
-    steps_per_generation: 1,
-    temperature: config.temperature,
-    loss_type: config.loss_type,
-    importance_sampling_level: 'token',
-    epsilon: config.epsilon,
-    epsilon_high: config.epsilon,
-    max_completion_length: maxCompletionLength,
-    max_grad_norm: config.max_grad_norm,
-    per_device_train_batch_size: config.per_device_train_batch_size,
-  };
 }
 
 export interface VisionTrainer extends Trainer<typeof visionSchema, VisionInspector> {
@@ -116,33 +96,25 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   const tokensRead = (rows: number, completionTokens: number) => rows * (task.promptLength + (config.use_image ? P : 0)) + completionTokens;
   const texts = (completions: number[][]) => completions.map((c) => tok.decode(c));
 
-  async function sftStep(keep: Keep): Promise<Metrics> {
+  async function supervisedStep(keep: Keep): Promise<Metrics> {
     const timer = new StepTimer();
     const problems = task.sample('train', config.sft_batch_size, dataRng);
     const ref = referenceCompletions(task, problems);
-    const batch = completionBatch(ref.prompts, ref.completions, ref.mask, tok.pad);
     slot.set(picturesOf(problems));
-    const logged: Record<string, tf.Tensor> = {};
-    const gradNorm = optimizerStep(sftOptimizer, model.trainableVariables(), config.max_grad_norm, () => {
-      const out = sftLoss(completionLogits(policy, batch), batch.targets, batch.mask);
-      logged['sft/loss'] = keep(tf.clone(out.loss));
-      logged['sft/mean_token_accuracy'] = keep(out.meanTokenAccuracy);
-      out.entropy.dispose();
-      return out.loss;
-    }, timer);
+    const scalars = sftStep(policy, sftOptimizer, ref, { pad: tok.pad, maxGradNorm: config.max_grad_norm, keep, timer }); // its entropy, not logged here, ends with the scope
     numTokens += tokensRead(problems.length, ref.completions.reduce((s, c) => s + c.length, 0));
     last = { phase: 'sft', problems: problems.slice(0, INSPECTED_GROUPS), answers: null };
-    return { ...(await readScalars({ ...logged, 'sft/grad_norm': gradNorm })), phase: 0, num_tokens: numTokens, ...timer.metrics() };
+    return { ...(await readScalars({ 'sft/loss': scalars.loss, 'sft/mean_token_accuracy': scalars.meanTokenAccuracy, 'sft/grad_norm': scalars.gradNorm })), phase: 0, num_tokens: numTokens, ...timer.metrics() };
   }
 
   /** One GRPO generation batch: pictures, G sampled answers each, rewards (1 for the right answer). */
   async function generateGroups(timer: StepTimer): Promise<Generated<null>> {
     const base = task.sample('train', config.per_device_train_batch_size / G, dataRng);
-    const problems = base.flatMap((p) => Array<VisionProblem>(G).fill(p));
+    const problems = repeatEach(base, G);
     const pictures = picturesOf(problems);
     slot.set(pictures); // the update below trains on these rows, in this order
     const prompts = problems.map((p) => task.encodePrompt(p));
-    const gen = await timer.timeAsync('generation', () => sampleAnswers(model, prompts, pictures, { max_completion_length: M, eos_id: tok.eos, pad_id: tok.pad, temperature: config.temperature }, sampleRng));
+    const gen = await timer.timeAsync('generation', () => sampleAnswers(model, prompts, pictures, samplingConfig({ temperature: config.temperature, max_completion_length: M }, tok), sampleRng));
     const said = texts(gen.completions);
     const rewards = said.map((t, i) => Number(gen.finished[i] && t === problems[i].answer));
     numTokens += tokensRead(problems.length, gen.lengths.reduce((a, b) => a + b, 0));
@@ -153,7 +125,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
     };
     return {
       batch: { prompts, completions: gen.completions, lossMask: gen.completionMask, rewardsPerFunc: rewards.map((r) => [r]), rewardWeights: [1], pad: tok.pad },
-      metrics: { 'completions/mean_length': gen.lengths.reduce((a, b) => a + b, 0) / gen.lengths.length },
+      metrics: { 'completions/mean_length': mean(gen.lengths) },
       samples: null,
     };
   }
@@ -161,7 +133,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   async function grpoStep(keep: Keep): Promise<Metrics> {
     if (!grpo) {
       phaseListener?.(`GRPO: ${G} answers per picture, rewarded when right`);
-      grpo = createGrpoStepper(policy, grpoUpdateConfig(config, M), generateGroups, root.fork('vision-shuffle'));
+      grpo = createGrpoStepper(policy, updateConfigOf({ ...config, max_completion_length: M }), generateGroups, root.fork('vision-shuffle'));
     }
     const metrics = await grpo.trainStep(keep, () => undefined);
     return { ...metrics, phase: 1, num_tokens: numTokens };
@@ -170,7 +142,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   async function trainStep(keep: Keep): Promise<Metrics> {
     step += 1;
     if (step === 1 && config.sft_steps > 0) phaseListener?.(`SFT on described pictures (${config.sft_steps} steps)`);
-    return step <= config.sft_steps ? sftStep(keep) : grpoStep(keep);
+    return step <= config.sft_steps ? supervisedStep(keep) : grpoStep(keep);
   }
 
   const greedy = (problems: VisionProblem[]) => greedyVisionAnswers(model, task, problems, config.use_image);
@@ -249,7 +221,7 @@ async function greedyVisionAnswers(model: VisionLM, task: VisionTask, problems: 
     const chunk = problems.slice(i, i + 100);
     const pictures = visionPictures(task, chunk, useImage);
     try {
-      const gen = await sampleAnswers(model, chunk.map((p) => task.encodePrompt(p)), pictures, { max_completion_length: task.maxCompletionLength, eos_id: tok.eos, pad_id: tok.pad, temperature: 0 }, rng);
+      const gen = await sampleAnswers(model, chunk.map((p) => task.encodePrompt(p)), pictures, samplingConfig({ temperature: 0, max_completion_length: task.maxCompletionLength }, tok), rng);
       out.push(...gen.completions.map((c, j) => (gen.finished[j] ? tok.decode(c) : `${tok.decode(c)}…`)));
     } finally {
       pictures?.dispose();

@@ -1,7 +1,8 @@
 /**
  * "Export for TRL" in the labs: the GRPO lab's download, for settings from a link, holds exactly the files the
- * command line writes for the same settings, with the reader's own reward function too (--reward); the PPO lab
- * explains why it has none; every lab links to chapter 7.
+ * command line writes for the same settings, with the reader's own reward function too (--reward); so does the
+ * self-improvement lab's, built by the exporter its spec names; the PPO and team labs say why they have none (their
+ * specs' refusals); every lab links to chapter 7.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,6 +66,35 @@ test.describe('Export for TRL', () => {
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  test('the self-improvement lab downloads its expert-iteration project, the same files as npm run export -- self_improve', async ({ page }) => {
+    await page.goto('/labs/self-improve/?preset=majority&seed=2');
+    await expect(page.getByLabel('Preset')).toHaveValue('majority');
+    await expect(page.getByText(/rounds of sampling, keeping what the verifier accepts/)).toBeVisible(); // the button's line, from the spec
+    await page.getByRole('button', { name: 'Export for TRL' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
+    const table = dialog.getByRole('table', { name: 'What carries over to TRL' });
+    await expect(table.getByRole('row', { name: /rounds_per_difficulty/ }).first()).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: /^Download trl-self_improve-majority\.zip$/ }).click()]);
+    const zipped = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-export-e2e-'));
+    try {
+      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/export.ts', 'self_improve', '--preset', 'majority', '--set', 'seed=2', '--out', out, '--force'], { encoding: 'utf8' });
+      expect(cli.status, cli.stderr).toBe(0);
+      const fromZip = Object.fromEntries(Object.entries(zipped).map(([name, bytes]) => [name.replace(/^trl-self_improve-majority\//, ''), strFromU8(bytes)]));
+      expect(fromZip).toEqual(readTree(out));
+      expect(Object.keys(fromZip)).toContain('self_improve.py');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  test('the team lab says why it has no TRL project, before and after the button', async ({ page }) => {
+    await page.goto('/labs/team/');
+    await expect(page.getByText(/This lab has no TRL project: the team lab trains two policies/)).toBeVisible();
+    await page.getByRole('button', { name: 'Export for TRL' }).click();
+    await expect(page.getByRole('dialog', { name: 'Export for TRL' })).toContainText('team cannot be exported');
   });
 
   test('the PPO lab says why it has no TRL project, and every lab links to the chapter', async ({ page }) => {

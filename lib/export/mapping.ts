@@ -211,6 +211,14 @@ export function softPunishCache(lab: number, labMax: number): number {
 // ---- Agent -------------------------------------------------------------------------------------------------------
 
 const agentGrpo = grpoRules('agent', 3e-4);
+
+/**
+ * Whether the run's episodes need more than tools=[calculator]: a second try, a calculator that fails by the lab's
+ * seeded rule, or the memory tool. Then train_agent.py passes GRPOTrainer an environment (python/environment.ts,
+ * which reads the same decision back from the constants these rules write).
+ */
+export const usesEnvironment = (s: Settings): boolean =>
+  (s.answer_attempts as number) > 1 || (s.use_tools === true && (s.task === 'memory' || (s.tool_failure_rate as number) > 0));
 export const AGENT_RULES = {
   ...agentGrpo,
   use_tools: (v, s) =>
@@ -220,8 +228,10 @@ export const AGENT_RULES = {
           constant: { file: 'common.py', name: 'USE_TOOLS', value: true },
           note:
             s.task === 'memory'
-              ? 'NOT the run’s tool: the run’s was a memory store ([b=52] … [b]); the project gives the model the calculator, GRPOTrainer(tools=[calculator]), for GSM8K. A memory tool would be one more Python function in tools=[…], but GSM8K episodes fit the context and give it nothing to keep.'
-              : 'GRPOTrainer(tools=[calculator]): the calculator is a Python function the model calls.',
+              ? 'the run’s tool was a memory store ([b=52] … [b]); the project keeps the calculator, which GSM8K needs and train_sft.py teaches, and adds the memory tool as AgentEnvironment’s remember and recall (see task).'
+              : usesEnvironment(s)
+                ? 'the calculator is a method of AgentEnvironment (common.py), which GRPOTrainer(environment_factory=...) offers the model as a tool, beside the lab’s other episode rules.'
+                : 'GRPOTrainer(tools=[calculator]): the calculator is a Python function the model calls.',
         }
       : { status: 'copied', constant: { file: 'common.py', name: 'USE_TOOLS', value: false }, note: 'no tools, as in the run (the ceiling without a calculator).' },
   max_tool_calling_iterations: (v, s) => {
@@ -233,26 +243,38 @@ export const AGENT_RULES = {
     (v as number) === 0
       ? none('weight 0 in the run: calls are free, as TRL’s tools are.')
       : { status: 'copied', reward: { fn: 'tool_cost_reward', weight: v as number }, note: 'tool_cost_reward is −(number of calls); its weight is the price of a call.' },
-  task: (v) =>
-    none(
-      v === 'memory'
-        ? 'NOT EXPORTED: the lab’s memory task (facts that leave a 12-token sliding window before the question, and a memory tool) has no counterpart. The project trains on GSM8K word problems with the calculator; Qwen3-0.6B holds a whole GSM8K episode in its context, so nothing is forgotten and nothing needs remembering. To study memory on a real model, write a task whose episodes outgrow the context (or truncate old turns in a rollout_func) and give the model a memory tool.'
-        : `the lab’s ${v === 'two_step' ? 'two-step problems (two calls, the second using the first’s result)' : 'products (one call each)'} have no counterpart: the project trains on GSM8K word problems, which take several calculations each.`,
-    ),
+  task: (v, s) => {
+    if (v !== 'memory') return none(`the lab’s ${v === 'two_step' ? 'two-step problems (two calls, the second using the first’s result)' : 'products (one call each)'} have no counterpart: the project trains on GSM8K word problems, which take several calculations each.`);
+    const window = `The lab’s 12-token sliding window has no counterpart: TRL’s tool loop keeps the whole conversation in the model’s context, and only a rollout_func, which takes over generation (trl/trainer/grpo_trainer.py:258-265 at ${TRL_VERSION}), could drop old turns.`;
+    if (!s.use_tools) return none(`the lab’s memory facts with the memory tool off (every read "=?"): the project trains on GSM8K word problems without tools. ${window}`);
+    return {
+      status: 'changed',
+      constant: { file: 'common.py', name: 'MEMORY_TOOL', value: true },
+      note: `the lab’s memory tool is AgentEnvironment’s remember(key, value) and recall(key) (common.py), given to the model through GRPOTrainer(environment_factory=...) (grpo_trainer.py:266-282 at ${TRL_VERSION}): one store per rollout, emptied by reset; a write gets no reply, a read the value last stored or "?" for a key never stored, as in the lab. Changed: the problems are GSM8K’s, not the lab’s facts, distractors and question. ${window} Nothing forces the model to use the memory, so expect it to use it little.`,
+    };
+  },
   answer_attempts: (v) =>
     (v as number) === 1
       ? none('one answer per episode, as GRPOTrainer scores it.')
-      : none(
-          `NOT EXPORTED: the run gave a wrong answer the reply "?" and one more try; TRL ${TRL_VERSION}’s GRPOTrainer scores one answer per completion and has no such loop. The project trains one try per problem. To reproduce the reflection run, write the retry into an experimental rollout_func (or environment_factory) that appends the verdict and samples again, and score the last answer.`,
-        ),
-  tool_failure_rate: (v) =>
+      : {
+          status: 'changed',
+          constant: { file: 'common.py', name: 'ANSWER_ATTEMPTS', value: v as number },
+          note: `the lab’s reflection, in AgentEnvironment (common.py; GRPOTrainer(environment_factory=...), trl/trainer/grpo_trainer.py:266-282 at ${TRL_VERSION}): the model answers with submit_answer; a wrong answer with tries left gets "?", never the right value, and the model tries again in TRL’s tool loop; a right answer or the last try ends the tries, with the same reply either way (no verdict). The rewards score the last try: scored_as_in_lab reads it from the environment, which TRL passes to every reward function (grpo_trainer.py:1654-1655). Changed: the lab’s policy answers by ending its turn, and the environment replies after its EOS; TRL continues a rollout only after a tool call (_tool_call_loop, grpo_trainer.py:1985-2222), so here an answer is a tool call, which counts towards max_tool_calling_iterations but costs nothing (tool_cost counts calculator calls, as the lab does). reset appends how to answer to the question (grpo_trainer.py:2407-2420); train_sft.py does not demonstrate submit_answer, and eval.py scores one try.`,
+        },
+  tool_failure_rate: (v, s) =>
     (v as number) === 0
       ? { status: 'copied', constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: 0 }, note: 'the calculator never fails, as in the run.' }
-      : {
-          status: 'copied',
-          constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: v as number },
-          note: 'the calculator raises at random with this probability, in training and in eval.py as in the lab; TRL answers the model with {"error": ...} (grpo_trainer.py:2027-2029).',
-        },
+      : s.use_tools
+        ? {
+            status: 'changed',
+            constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: v as number },
+            note: `in training, AgentEnvironment’s calculator (common.py; GRPOTrainer(environment_factory=...), trl/trainer/grpo_trainer.py:266-282 at ${TRL_VERSION}) fails at this rate by the lab’s seeded rule (call_fails: a hash of a salt and the episode’s calls so far, as lib/tasks/agent.ts randomCallFailures draws them), so a retry draws again; TRL answers the model with {"error": ...} (grpo_trainer.py:2027-2029). Changed: the lab’s salt names the generation batch, which TRL does not tell an environment, so each instance counts its own episodes; and eval.py’s calculator fails with random.random() at the same rate, where the lab evaluates with a fixed salt.`,
+          }
+        : {
+            status: 'copied',
+            constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: v as number },
+            note: 'the calculator raises at random with this probability, in training and in eval.py as in the lab; TRL answers the model with {"error": ...} (grpo_trainer.py:2027-2029).',
+          },
   train_on_tool_results: (v) =>
     none(
       v

@@ -8,7 +8,8 @@ import { findModel } from '@/lib/dist/models';
 import { ACCELERATE_CONFIGS } from './accelerate';
 import { hardwareMarkdown, hardwareTable, logitsGB, type HardwareStep } from './hardware';
 import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, MICRO_BATCH_CAP, type ExportMethod, type Plan } from './mapping';
-import { shortNumber } from './py';
+import { agentEpisodeRules, EPISODE_OVER, type AgentEpisodeRules } from './python/environment';
+import { shortNumber, wrap } from './py';
 import { microBatch, type Row } from './rules';
 import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT, type Pin } from './versions';
 
@@ -91,6 +92,35 @@ export function mappingMarkdown(rows: readonly Row[]): string {
   ].join('\n');
 }
 
+/** The README's section on AgentEnvironment, for an agent run whose episode rules need one (python/environment.ts). */
+function environmentSection(rules: AgentEpisodeRules): string {
+  const para = (text: string) => wrap(text, 118).join('\n');
+  const tools = [
+    rules.calculator ? `\`calculator\`${rules.failureRate > 0 ? `, which fails ${shortNumber(+(rules.failureRate * 100).toPrecision(3))} % of well-formed calls by the lab's seeded rule (\`call_fails\`: a hash of a salt and the episode's calls so far, so a call made again draws again); TRL answers a failure with \`{"error": ...}\`` : ''}` : '',
+    rules.attempts > 1
+      ? `\`submit_answer\`: a wrong answer while tries are left gets the lab's reply \`?\` (never the right value) and the model tries again, ${rules.attempts} tries in all; a right answer and the last try both get "${EPISODE_OVER}", as the lab gives no verdict. \`reset\` appends these rules to the question`
+      : '',
+    rules.memory ? "`remember(key, value)` and `recall(key)`, the lab's memory tool: one store per rollout, emptied by `reset`; a read of a key never stored gets `?`" : '',
+  ].filter(Boolean);
+  const free = [rules.attempts > 1 ? 'answers' : '', rules.memory ? 'memory writes' : ''].filter(Boolean);
+  const lost = [
+    rules.memory ? ['task', "the memory task's 12-token window: TRL keeps the whole conversation in context, and only a `rollout_func` that owns generation could drop turns"] : null,
+    rules.attempts > 1 ? ['answer_attempts', "the lab's answer at the end of a turn: TRL continues a rollout only after a tool call, so answers are tool calls"] : null,
+    rules.failureRate > 0 ? ['tool_failure_rate', "the lab's salt per generation batch: an environment is not told its batch"] : null,
+  ].filter((x): x is string[] => x !== null);
+  return `
+## The lab's episode rules: \`AgentEnvironment\`
+
+${para(`The lab's episodes are more than one generation with a calculator, so \`train_agent.py\` passes \`environment_factory\` to \`GRPOTrainer\` in place of \`tools=[calculator]\` (trl/trainer/grpo_trainer.py:266-282 at ${TRL_VERSION}; TRL marks it experimental and warns once). TRL makes one \`common.AgentEnvironment\` per rollout, calls its \`reset(**row)\` with the dataset row (the answer included) before generating, and offers its public methods as tools:`)}
+
+${tools.map((t) => `- ${t}.`).join('\n')}
+
+${para(`Each reward function is wrapped in \`scored_as_in_lab\`, which reads the rollout through its environment (TRL passes the instances to every reward function as \`environments\`)${rules.attempts > 1 ? ': the last try is the answer scored' : ''}${free.length ? `${rules.attempts > 1 ? ', and' : ':'} ${free.join(' and ')}, which the lab never counted as calls, cost nothing` : ''}. The environment has no \`get_reward\`: TRL would add it as one more reward at weight 1, where the lab weighs correctness by its own weight.`)}
+
+${para(`Not reproduced (see the table below): ${lost.map(([field, what]) => `${what} (\`${field}\`)`).join('; ')}. \`train_sft.py\` teaches the calculator only, and \`eval.py\` runs its own loop with the plain calculator: one try, failures drawn with \`random.random()\`.`)}
+`;
+}
+
 function files(method: ExportMethod, customReward: boolean): [string, string][] {
   const rl = RL_SCRIPT[method];
   return [
@@ -139,6 +169,7 @@ export function readmeMd(plan: Plan, lab: { name: string; title: string; preset:
     ...(rl ? [`python eval.py --model ${last}        #    and after`] : []),
   ];
   const warnings = warningsMarkdown(plan.warnings);
+  const episode = agentEpisodeRules(plan);
   return `# ${lab.name}: a lab run on a real GPU with TRL ${TRL_RELEASE}
 
 Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`${lab.preset}\`${lab.changed.length ? `, with ${lab.changed.map((c) => `\`${c}\``).join(', ')}` : ''}). The lab trained a
@@ -174,7 +205,7 @@ Change nothing else: each script splits the lab's batch over the processes itsel
 reads \`WORLD_SIZE\`, which \`accelerate launch\` sets), so the optimizer sees the lab's examples per step on 1, 2 or 8
 GPUs${method === 'grpo' || method === 'agent' ? GENERATION_SCALING : ''}. A
 number of GPUs that does not divide the batch stops at once with a message.
-
+${episode ? environmentSection(episode) : ''}
 ### Serve
 
 \`\`\`bash

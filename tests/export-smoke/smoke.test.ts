@@ -1,6 +1,7 @@
 /**
  * The exported projects, run: every step of the default sft, lora_r4, grpo, dpo and agent projects at toy scale on a
- * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), in an environment with
+ * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), and the agent's reflect
+ * and memory presets' GRPO through TRL's environment_factory, in an environment with
  * exactly the pinned versions (scripts/export/smoke-env.ts). .ci/run runs it after npm test on every submission:
  * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. The vision project runs on a random Qwen2.5-VL
  * (scripts/export/smoke/make_tiny_vl.py) with its first 32 train and 8 held-out scenes. The self-improvement project runs
@@ -126,6 +127,23 @@ describe('the exported projects, run at toy scale', () => {
     saved(dir, 'outputs/agent');
     evaluate(dir, 'outputs/agent');
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
+  }, 10 * MINUTES);
+
+  it('agent reflect and memory: GRPO with the lab’s episode rules through environment_factory (common.AgentEnvironment)', async () => {
+    // The default agent case above runs SFT; here the tiny model itself stands in for its output, to keep the case short.
+    const reflect = await project('agent', 'reflect');
+    step(reflect, 'prepare_data.py');
+    fs.cpSync(env.TINY_MODEL, path.join(reflect, 'outputs/sft'), { recursive: true });
+    const memory = await project('agent', 'memory');
+    // The same data and start: prepare_data.py and the SFT stage do not depend on the episode rules.
+    for (const shared of ['data', 'outputs/sft']) fs.cpSync(path.join(reflect, shared), path.join(memory, shared), { recursive: true });
+    for (const dir of [reflect, memory]) {
+      const output = run(dir, [path.join(SMOKE, 'run.py'), dir, 'train_agent.py', 'log_completions=False', 'max_completion_length=96']);
+      expect(output).toContain('[smoke] OK');
+      // TRL took the environment path: it probed AgentEnvironment (its reset, its methods as tools) and warned.
+      expect(output, dir).toContain("You are using 'environment_factory', which is an experimental feature");
+      saved(dir, 'outputs/agent');
+    }
   }, 10 * MINUTES);
 
   it('self-improvement: data by steps, round 0 on the demonstrations, a round of sampling, filtering and mixing, eval; the verifier and the vote keep what the lab’s keep', async () => {

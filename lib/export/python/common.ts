@@ -7,6 +7,7 @@ import { TRL_VERSION } from '@/content/trl-defaults';
 import type { Plan } from '../mapping';
 import { assignments, py } from '../py';
 import { DATASET, MODEL, MODEL_ALTERNATIVE } from '../versions';
+import { agentEpisodeRules, environmentPy } from './environment';
 
 export const SYSTEM_PROMPT = "Solve the math problem step by step. End your reply with the final answer on its own line, as '#### <number>'.";
 export const TOOL_PROMPT = `${SYSTEM_PROMPT} You can call the calculator tool for any arithmetic.`;
@@ -138,8 +139,10 @@ def tool_cost_reward(completions, **kwargs) -> list[float]:
 
 export function commonPy(plan: Plan, lab: { preset: string }): string {
   const agent = plan.method === 'agent';
-  const imports = agent ? 'import ast\nimport json\nimport operator\nimport os\nimport random\nimport re' : 'import os\nimport re';
-  return `"""Shared by every script of this project: the model, the prompt, the answer parser and the reward functions${agent ? ', and the\ncalculator tool' : ''}.
+  // The lab's multi-turn rules (reflection, a flaky calculator, memory) need a TRL environment; plain runs keep tools=[calculator].
+  const episode = agentEpisodeRules(plan);
+  const imports = agent ? `import ast\n${episode ? 'import functools\n' : ''}import json\nimport operator\nimport os\nimport random\nimport re` : 'import os\nimport re';
+  return `"""Shared by every script of this project: the model, the prompt, the answer parser and the reward functions${agent ? `, and the\ncalculator tool${episode ? ' and the environment of the lab\'s episode rules' : ''}` : ''}.
 
 Exported from Agentic RL Lab (the ${plan.method} trainer, preset ${lab.preset}) for TRL ${TRL_VERSION}. Standard library only: it
 imports without a GPU, and the course's tests compare these rewards with the lab's on the same completions.
@@ -248,5 +251,5 @@ def digits_reward(completions, answer, **kwargs) -> list[float]:
         got = re.search(r"####\\s*(-?\\d+)", completion_text(completion))
         rewards.append(1.0 if got and all(d in got.group(1) for d in truth.replace("-", "")) else 0.0)
     return rewards
-${agent ? CALCULATOR : ''}`;
+${agent ? CALCULATOR : ''}${episode ? environmentPy(episode) : ''}`;
 }

@@ -7,6 +7,7 @@ import { TRL_VERSION, trlDefaults } from '@/content/trl-defaults';
 import { REAL_MAX_LENGTH, MICRO_BATCH_CAP, type Plan } from '../mapping';
 import { microBatch, type Kwarg } from '../rules';
 import { assignments, float, KWARG_INDENT as I, kwargLines, py, wrap } from '../py';
+import { agentEpisodeRules, type AgentEpisodeRules } from './environment';
 
 /** TRL's SFT learning rate, with where its source says so (content/trl-defaults.ts). */
 const SFT_LR = trlDefaults.find((d) => d.config === 'SFTConfig' && d.field === 'learning_rate')!;
@@ -131,6 +132,17 @@ if __name__ == "__main__":
 `;
 }
 
+/** train_agent.py's comment on the environment that carries the lab's episode rules (python/environment.ts). */
+function environmentNote(rules: AgentEpisodeRules): string {
+  const parts = [
+    rules.attempts > 1 ? 'submit_answer among them (a wrong answer gets "?" and another try, up to ANSWER_ATTEMPTS)' : '',
+    rules.failureRate > 0 ? "a calculator that fails at TOOL_FAILURE_RATE by the lab's seeded rule" : '',
+    rules.memory ? "remember and recall, the lab's memory tool" : '',
+  ].filter(Boolean);
+  const text = `The lab's episode rules need more than tools: GRPOTrainer(environment_factory=...) (grpo_trainer.py:266-282, experimental; transformers >= 5.2.0, 602-607) gives each rollout its own common.AgentEnvironment, whose methods are the tools: ${parts.join('; ')}. scored_as_in_lab makes each reward read the episode as the lab's rewards did (the last try, the calls the lab counted). TRL warns once that the feature is experimental.`;
+  return `#\n${wrap(text, 116).map((l) => `# ${l}`).join('\n')}\n`;
+}
+
 const REWARD_IMPORTS = (plan: Plan) => [...new Set(plan.rewards.map((r) => r.fn).filter((fn) => fn !== 'soft_overlong_punishment' && fn !== 'custom_reward'))].sort();
 
 export function trainGrpoPy(plan: Plan): string {
@@ -139,6 +151,9 @@ export function trainGrpoPy(plan: Plan): string {
   const outputDir = agent ? 'outputs/agent' : 'outputs/grpo';
   const overlong = plan.rewards.some((r) => r.fn === 'soft_overlong_punishment');
   const funcs = plan.rewards.map((r) => r.fn).join(', ');
+  // With the lab's episode rules, TRL's environment replaces tools=[calculator], and each reward reads its rollout's environment.
+  const episode = agentEpisodeRules(plan);
+  const rewardFuncs = episode ? plan.rewards.map((r) => `scored_as_in_lab(${r.fn})`).join(', ') : funcs;
   const weights: Kwarg = {
     name: 'reward_weights',
     value: plan.rewards.map((r) => float(r.weight)),
@@ -162,7 +177,7 @@ export function trainGrpoPy(plan: Plan): string {
 # appends the result as a "tool" message and lets the model continue, at most max_tool_calling_iterations times
 # (_tool_call_loop, grpo_trainer.py:1985-2222); the results' tokens are masked out of the loss (grpo_trainer.py:2519). A completion is
 # then a list of messages (assistant, tool, assistant, ...): common.completion_text reads the last assistant turn.
-`
+${episode ? environmentNote(episode) : ''}`
     : '';
   return `"""Step 3: ${agent ? 'GRPO with the calculator as a tool' : 'GRPO with the verifiable rewards'} on GSM8K prompts, from the SFT model: the lab run, at full scale.
 
@@ -174,7 +189,7 @@ Run: accelerate launch --config_file accelerate/multi_gpu.yaml ${file}   (or: py
 from datasets import load_from_disk
 from trl import GRPOConfig, GRPOTrainer
 ${overlong ? 'from trl.rewards import get_soft_overlong_punishment\n' : ''}${plan.rewards.some((r) => r.fn === 'custom_reward') ? 'from custom_reward import custom_reward  # your reward function from the lab (custom_reward.py)\n' : ''}
-from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${agent ? 'USE_TOOLS, batch_layout, calculator, ' : 'batch_layout, '}${REWARD_IMPORTS(plan).join(', ')}
+from common import CHAT_TEMPLATE_KWARGS, EVAL_SAMPLES, MODEL, ${episode ? 'AgentEnvironment, batch_layout, ' : agent ? 'USE_TOOLS, batch_layout, calculator, ' : 'batch_layout, '}${REWARD_IMPORTS(plan).join(', ')}${episode ? ', scored_as_in_lab' : ''}
 ${flawed ? `\n${wrap(flawed, 116).map((l) => `# ${l}`).join('\n')}\n` : ''}${toolNote}
 START_FROM = ${py(plan.constants.START_FROM?.value ?? 'outputs/sft')}  # train_sft.py's output, or MODEL to start from the pretrained model
 ${constants(plan, file)}${layoutLine(plan)}
@@ -187,10 +202,10 @@ ${kwargLines([...plan.config, ...extra], I)}
     )
 ${overlong ? '    # DAPO\'s soft overlong punishment, TRL\'s own (trl/rewards/other_rewards.py:83).\n    soft_overlong_punishment = get_soft_overlong_punishment(config.max_completion_length, SOFT_PUNISH_CACHE)\n' : ''}    trainer = GRPOTrainer(
         model=START_FROM,
-        reward_funcs=[${funcs}],
+        reward_funcs=[${rewardFuncs}],
         args=config,
         train_dataset=data["train"],
-        eval_dataset=data["test"].select(range(EVAL_SAMPLES)),${agent ? '\n        tools=[calculator] if USE_TOOLS else None,' : ''}
+        eval_dataset=data["test"].select(range(EVAL_SAMPLES)),${episode ? '\n        environment_factory=lambda: AgentEnvironment(seed=config.seed),  # one per rollout' : agent ? '\n        tools=[calculator] if USE_TOOLS else None,' : ''}
     )
     trainer.train()
     trainer.save_model(config.output_dir)

@@ -12,6 +12,18 @@ import { agentEpisodeRules, environmentPy } from './environment';
 export const SYSTEM_PROMPT = "Solve the math problem step by step. End your reply with the final answer on its own line, as '#### <number>'.";
 export const TOOL_PROMPT = `${SYSTEM_PROMPT} You can call the calculator tool for any arithmetic.`;
 
+/** The model, the data set, the chat settings and the system prompt, as every GSM8K project's common.py states them. */
+export function modelConstantsPy(whoTrains: string, systemPrompt: string): string {
+  return `# The one model ${whoTrains}. ${MODEL_ALTERNATIVE} is the alternative of the same family at this
+# size (it has no thinking mode: drop "enable_thinking" below for it).
+MODEL = ${py(MODEL)}
+DATASET = ${py(DATASET.id)}
+DATASET_CONFIG = ${py(DATASET.config)}
+# Qwen3 writes a <think> block first by default; the lab's model answers directly, and so do these scripts.
+CHAT_TEMPLATE_KWARGS = {"enable_thinking": False}
+SYSTEM_PROMPT = ${py(systemPrompt)}`;
+}
+
 /** The lab's batch per optimizer step split over WORLD_SIZE processes, in Python: every project's common.py has it. */
 export const BATCH_LAYOUT_PY = `def batch_layout(batch: int, micro_batch_cap: int) -> tuple[int, int]:
     """The lab's examples per optimizer step on this run's processes: (per-device micro-batch, accumulation steps).
@@ -149,14 +161,7 @@ imports without a GPU, and the course's tests compare these rewards with the lab
 """
 ${imports}
 
-# The one model every script trains. ${MODEL_ALTERNATIVE} is the alternative of the same family at this
-# size (it has no thinking mode: drop "enable_thinking" below for it).
-MODEL = ${py(MODEL)}
-DATASET = ${py(DATASET.id)}
-DATASET_CONFIG = ${py(DATASET.config)}
-# Qwen3 writes a <think> block first by default; the lab's model answers directly, and so do these scripts.
-CHAT_TEMPLATE_KWARGS = {"enable_thinking": False}
-SYSTEM_PROMPT = ${py(agent ? TOOL_PROMPT : SYSTEM_PROMPT)}
+${modelConstantsPy('every script trains', agent ? TOOL_PROMPT : SYSTEM_PROMPT)}
 ${constantsIn(plan, 'common.py')}${agent && !plan.constants.TOOL_FAILURE_RATE ? '\nTOOL_FAILURE_RATE = 0  # the calculator never fails at random' : ''}
 
 

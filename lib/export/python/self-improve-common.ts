@@ -7,8 +7,7 @@ import { TRL_VERSION } from '@/content/trl-defaults';
 import type { Plan } from '../mapping';
 import { py } from '../py';
 import type { SelfImprovePlan } from '../self-improve';
-import { DATASET, MODEL, MODEL_ALTERNATIVE } from '../versions';
-import { BATCH_LAYOUT_PY, commonPy, SYSTEM_PROMPT } from './common';
+import { BATCH_LAYOUT_PY, commonPy, modelConstantsPy, SYSTEM_PROMPT } from './common';
 
 /**
  * GSM8K's answer handling exactly as every other project's common.py has it (answer_number through format_reward),
@@ -42,14 +41,7 @@ import os
 import re
 from collections import Counter
 
-# The one model the loop trains. ${MODEL_ALTERNATIVE} is the alternative of the same family at this
-# size (it has no thinking mode: drop "enable_thinking" below for it).
-MODEL = ${py(MODEL)}
-DATASET = ${py(DATASET.id)}
-DATASET_CONFIG = ${py(DATASET.config)}
-# Qwen3 writes a <think> block first by default; the lab's model answers directly, and so do these scripts.
-CHAT_TEMPLATE_KWARGS = {"enable_thinking": False}
-SYSTEM_PROMPT = ${py(SYSTEM_PROMPT)}
+${modelConstantsPy('the loop trains', SYSTEM_PROMPT)}
 ${constantsIn(plan, 'common.py')}
 
 ${BATCH_LAYOUT_PY}

@@ -6,61 +6,26 @@
  */
 import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { reencode, twoSavedRuns } from './grading-runs';
 import { saveWeights } from '@/lib/models/checkpoint';
 import { createTinyLM } from '@/lib/models/tiny-lm';
-import { decodeWeightsFile, encodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
+import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
 import { TRAINERS } from '@/lib/spec/registry';
-import { startTrainer } from '@/lib/spec/start';
 import { createTeamTask } from '@/lib/tasks/team';
-import { selectBackend } from '@/lib/tf/backend';
 import { teamGrading } from '@/lib/train/grading/team';
-import { TrainingRun, type Metrics } from '@/lib/train/run';
 import { receiverModelConfig, senderModelConfig, teamModels } from '@/lib/train/team-trainer';
 
-const readCheckpoint = async (file: string) => new Uint8Array(fs.readFileSync(`public/${file}`));
 const RECEIVER_SFT = new Uint8Array(fs.readFileSync('public/models/team-receiver-sft.arlw'));
 
 /** Three steps of 4 problems × 4 rollouts, evaluated on 40 held-out problems: a few seconds. */
 const CONFIG = { per_device_train_batch_size: 16, num_generations: 4, max_steps: 3, eval_steps: 3, eval_samples: 40 };
 
-interface SavedRun {
-  config: Record<string, number | string | boolean>;
-  weights: Uint8Array;
-  lastEval: Metrics;
-}
-
-async function trainAndSave(seed: number): Promise<SavedRun> {
-  const config = { ...CONFIG, seed };
-  const { trainer } = await startTrainer('team', { overrides: config, readCheckpoint });
-  const run = new TrainingRun(trainer, { maxSteps: config.max_steps, evalEvery: config.eval_steps });
-  expect(await run.run()).toBe('done');
-  const weights = await trainer.save();
-  trainer.dispose();
-  const last = run.history.at(-1)!;
-  expect(last).toMatchObject({ kind: 'eval', step: config.max_steps });
-  return { config, weights, lastEval: last.metrics };
-}
-
-let runs: [SavedRun, SavedRun];
-
-beforeAll(async () => {
-  await selectBackend({ requested: 'wasm', order: ['wasm'] });
-  runs = [await trainAndSave(0), await trainAndSave(1)];
-}, 60_000);
-afterAll(async () => {
-  await tf.setBackend('cpu');
-});
-
-const reencode = (bytes: Uint8Array, edit: (file: ReturnType<typeof decodeWeightsFile>) => void) => {
-  const file = decodeWeightsFile(bytes);
-  edit(file);
-  return encodeWeightsFile(file);
-};
+const runs = twoSavedRuns('team', CONFIG);
 
 describe('team grading: does the file fit the config', () => {
   it('accepts the run’s own file (both roles) under any team config', () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const file = decodeWeightsFile(weights);
     expect(file.tensors.some((t) => t.name.startsWith('sender.')) && file.tensors.some((t) => t.name.startsWith('receiver.'))).toBe(true);
     expect(teamGrading.weightsProblem(config, file)).toBeNull();
@@ -70,7 +35,7 @@ describe('team grading: does the file fit the config', () => {
   });
 
   it('refuses one policy alone, a file missing a role, and a role of another size', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     // The receiver's SFT checkpoint: the model a team run starts from, not a submission.
     expect(teamGrading.weightsProblem(config, decodeWeightsFile(RECEIVER_SFT))).toBe("the weights are a 'tiny-lm' model; team trains a 'team' (a sender and a receiver in one file)");
     const senderOnly = reencode(weights, (f) => {
@@ -92,7 +57,7 @@ describe('team grading: does the file fit the config', () => {
 
 describe('team grading: evaluation', () => {
   it('reproduces the run’s own last evaluation from its weights, exactly, and frees what it allocated', async () => {
-    const [{ config, weights, lastEval }] = runs;
+    const [{ config, weights, lastEval }] = runs();
     expect(lastEval['eval/accuracy']).toBeGreaterThan(0);
     const before = tf.memory().numTensors;
     const again = await teamGrading.evaluate(weights, config, { kind: 'public' });
@@ -106,25 +71,25 @@ describe('team grading: evaluation', () => {
   });
 
   it('on the instructor’s seeded set: the same for a seed, different for another seed', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const before = tf.memory().numTensors;
     const seeded = (seed: number) => teamGrading.evaluate(weights, config, { kind: 'seeded', seed, samples: 40 });
     const [a, again, b] = [await seeded(7), await seeded(7), await seeded(8)];
     expect(tf.memory().numTensors).toBe(before);
     expect(again).toEqual(a);
     expect(b).not.toEqual(a);
-    expect(a).not.toEqual(runs[0].lastEval); // not the public test set
+    expect(a).not.toEqual(runs()[0].lastEval); // not the public test set
   });
 
   it('under the config’s channel: a blank channel is evaluated as blank', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const blank = await teamGrading.evaluate(weights, { ...config, blank_channel: true }, { kind: 'public' });
     expect(blank['eval/accuracy']).toBe(blank['eval/accuracy_blank_channel']);
     expect(blank['eval/message_length']).toBe(0);
   });
 
   it('scores another run’s team differently (swapped weights are caught)', async () => {
-    const [mine, other] = runs;
+    const [mine, other] = runs();
     expect(teamGrading.weightsProblem(mine.config, decodeWeightsFile(other.weights))).toBeNull(); // same architecture
     const swapped = await teamGrading.evaluate(other.weights, mine.config, { kind: 'public' });
     expect(swapped).toEqual(other.lastEval); // the other run's own numbers, not this run's claim
@@ -132,7 +97,7 @@ describe('team grading: evaluation', () => {
   });
 
   it('throws on weights that do not fit, leaving nothing allocated', async () => {
-    const [{ config }] = runs;
+    const [{ config }] = runs();
     const before = tf.memory().numTensors;
     await expect(teamGrading.evaluate(RECEIVER_SFT, config, { kind: 'public' })).rejects.toThrow(WeightsFileError);
     expect(tf.memory().numTensors).toBe(before);

@@ -5,17 +5,15 @@
  * run's weights score differently; and nothing stays allocated.
  */
 import * as tf from '@tensorflow/tfjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { reencode, twoSavedRuns } from './grading-runs';
 import { saveTinyLM } from '@/lib/models/checkpoint';
 import { visionLMWeightShapes } from '@/lib/models/shapes';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createVisionLM } from '@/lib/models/vision-lm';
-import { decodeWeightsFile, encodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
+import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
 import { TRAINERS } from '@/lib/spec/registry';
-import { startTrainer } from '@/lib/spec/start';
-import { selectBackend } from '@/lib/tf/backend';
 import { visionGrading } from '@/lib/train/grading/vision';
-import { TrainingRun, type Metrics } from '@/lib/train/run';
 import { visionModelConfig, visionTaskFor, resolveVisionConfig } from '@/lib/train/vision-trainer';
 
 /**
@@ -24,39 +22,7 @@ import { visionModelConfig, visionTaskFor, resolveVisionConfig } from '@/lib/tra
  */
 const CONFIG = { grid_size: 2, sft_steps: 10, sft_learning_rate: 1e-2, sft_batch_size: 16, max_steps: 12, eval_steps: 12, eval_samples: 24, per_device_train_batch_size: 8, num_generations: 4 };
 
-interface SavedRun {
-  config: Record<string, number | string | boolean>;
-  weights: Uint8Array;
-  lastEval: Metrics;
-}
-
-async function trainAndSave(seed: number): Promise<SavedRun> {
-  const config = { ...CONFIG, seed };
-  const { trainer } = await startTrainer('vision', { overrides: config });
-  const run = new TrainingRun(trainer, { maxSteps: config.max_steps, evalEvery: config.eval_steps });
-  expect(await run.run()).toBe('done');
-  const weights = await trainer.save();
-  trainer.dispose();
-  const last = run.history.at(-1)!;
-  expect(last).toMatchObject({ kind: 'eval', step: config.max_steps });
-  return { config, weights, lastEval: last.metrics };
-}
-
-let runs: [SavedRun, SavedRun];
-
-beforeAll(async () => {
-  await selectBackend({ requested: 'wasm', order: ['wasm'] });
-  runs = [await trainAndSave(0), await trainAndSave(1)];
-}, 60_000);
-afterAll(async () => {
-  await tf.setBackend('cpu');
-});
-
-const reencode = (bytes: Uint8Array, edit: (file: ReturnType<typeof decodeWeightsFile>) => void) => {
-  const file = decodeWeightsFile(bytes);
-  edit(file);
-  return encodeWeightsFile(file);
-};
+const runs = twoSavedRuns('vision', CONFIG);
 
 describe('vision grading: does the file fit the config', () => {
   it('knows the vision LM’s weights without building it', () => {
@@ -67,7 +33,7 @@ describe('vision grading: does the file fit the config', () => {
   });
 
   it('accepts the run’s own file under its config, and names what differs otherwise', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const file = decodeWeightsFile(weights);
     expect(visionGrading.weightsProblem(config, file)).toBeNull();
     // Another picture size: a 3 × 3 grid has 9 image tokens, so the encoder's patch grid differs first.
@@ -80,7 +46,7 @@ describe('vision grading: does the file fit the config', () => {
   });
 
   it('refuses a file whose tensors or header were edited', () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const noPositions = decodeWeightsFile(reencode(weights, (f) => (f.tensors = f.tensors.filter((t) => t.name !== 'image.pos'))));
     expect(visionGrading.weightsProblem(config, noPositions)).toBe("tensor 'image.pos' that the config implies is missing from the file");
     const wider = decodeWeightsFile(reencode(weights, (f) => ((f.config.lm as { d_model: number }).d_model = 64)));
@@ -92,7 +58,7 @@ describe('vision grading: does the file fit the config', () => {
 
 describe('vision grading: evaluation', () => {
   it('reproduces the run’s own last evaluation from its weights, exactly, and frees what it allocated', async () => {
-    const [{ config, weights, lastEval }] = runs;
+    const [{ config, weights, lastEval }] = runs();
     expect(lastEval['eval/accuracy']).toBeGreaterThan(0); // a reproduction worth checking: not every answer wrong
     const before = tf.memory().numTensors;
     const again = await visionGrading.evaluate(weights, config, { kind: 'public' });
@@ -103,7 +69,7 @@ describe('vision grading: evaluation', () => {
   });
 
   it('on the instructor’s seeded set: the same for a seed, different for another seed', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const before = tf.memory().numTensors;
     const seeded = (seed: number) => visionGrading.evaluate(weights, config, { kind: 'seeded', seed, samples: 40 });
     const [a, again, b] = [await seeded(7), await seeded(7), await seeded(8)];
@@ -111,11 +77,11 @@ describe('vision grading: evaluation', () => {
     expect(a['eval/accuracy']).toBeGreaterThan(0);
     expect(again).toEqual(a);
     expect(b).not.toEqual(a);
-    expect(a).not.toEqual(runs[0].lastEval); // not the public test set
+    expect(a).not.toEqual(runs()[0].lastEval); // not the public test set
   });
 
   it('scores another run’s weights differently (swapped weights are caught)', async () => {
-    const [mine, other] = runs;
+    const [mine, other] = runs();
     expect(visionGrading.weightsProblem(mine.config, decodeWeightsFile(other.weights))).toBeNull(); // same architecture
     const swapped = await visionGrading.evaluate(other.weights, mine.config, { kind: 'public' });
     expect(swapped).toEqual(other.lastEval); // the other run's own numbers, not this run's claim
@@ -123,7 +89,7 @@ describe('vision grading: evaluation', () => {
   });
 
   it('throws on weights that do not fit, leaving nothing allocated', async () => {
-    const [{ config, weights }] = runs;
+    const [{ config, weights }] = runs();
     const before = tf.memory().numTensors;
     await expect(visionGrading.evaluate(weights, { ...config, grid_size: 3 }, { kind: 'public' })).rejects.toThrow(WeightsFileError);
     await expect(visionGrading.evaluate(weights.slice(0, 100), config, { kind: 'public' })).rejects.toThrow(/truncated/);

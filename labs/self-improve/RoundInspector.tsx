@@ -1,10 +1,11 @@
 'use client';
 
 import { useId } from 'react';
-import { StepPicker, useChosenSample } from '../shell/StepPicker';
+import { useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
 
-const pct = (v: number) => `${Math.round(v * 100)}%`;
+/** One decimal, as chapter 10 quotes these accuracies (9.5% after round 0): a whole percent would say 10%. */
+export const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
 
 /**
  * After each round: a heat map of held-out accuracy (rounds down, difficulties across), and the round's samples, each
@@ -22,7 +23,15 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
   return (
     <div className="inspector">
       <div className="inspector-pickers">
-        <StepPicker id={`${id}-step`} steps={samples.map((s) => s.step)} value={entry.step} onChange={choose} />
+        {/* Picked by round, as the trainer numbers them: the run's step n is round n − 1. */}
+        <label htmlFor={`${id}-round`}>Round</label>
+        <select id={`${id}-round`} value={entry.step} onChange={(e) => choose(Number(e.target.value))}>
+          {samples.map((s) => (
+            <option key={s.step} value={s.step}>
+              {s.data.round}
+            </option>
+          ))}
+        </select>
       </div>
       <p className="inspector-summary">
         Round {round.round} {round.round === 0 ? `fine-tuned on the human-written demonstrations (up to ${round.demonstrationDigits} digits).` : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
@@ -47,7 +56,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
                 {row.byDifficulty.map((a, i) => (
                   // The cell's shade is its accuracy; the number is written too, so nothing rests on colour alone.
                   <td key={i} style={{ background: `color-mix(in srgb, #19a979 ${Math.round(a * 70)}%, transparent)` }}>
-                    {pct(a)}
+                    {percent(a)}
                   </td>
                 ))}
               </tr>

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
+import type { Settings } from '@/ui/settings';
 import { formatValue as format } from './format';
 import MetricPlot, { type PlotLine } from './MetricPlot';
 import { metricWords } from './metricWords';
@@ -44,6 +45,16 @@ function drawNext() {
 export interface ChartRun {
   label: string;
   history: LogLine[];
+  /** The run's settings, for a chart whose series depend on them (ChartSpec.seriesOf). */
+  settings?: Settings;
+}
+
+/** A chart's x-axis where a lab's steps go by another name: self-improvement's rounds, round 0 being step 1. */
+export interface StepAxis {
+  /** What the axis counts, in the axis title, the hover readout and the data table ("round"). */
+  title: string;
+  /** Where a line logged at `step` sits on the axis, or null to leave it off (a lab's evaluation before training). */
+  at(step: number): number | null;
 }
 
 export interface ChartSpec {
@@ -56,6 +67,13 @@ export interface ChartSpec {
   axis?: string;
   /** Fixed y range, e.g. [0, 1] for accuracies. */
   domain?: [number, number];
+  /**
+   * Which of `metrics` a run with these settings can log (self-improvement's accuracy per difficulty stops at its
+   * target_digits): only those get a line and a legend entry. Default: all of them.
+   */
+  seriesOf?(settings: Settings): string[];
+  /** Default: the trainer's steps as logged. */
+  stepAxis?: StepAxis;
 }
 
 // Eight distinct hues (four of them Okabe–Ito's colour-blind-safe orange, pink, vermilion and sky blue), each
@@ -105,12 +123,17 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const [tableOpen, setTableOpen] = useState(false);
   const [page, setPage] = useState(0);
   const key = (run: number, metric: string) => `${run}:${metric}`;
+  const at = spec.stepAxis ? spec.stepAxis.at : (step: number) => step;
+  const stepTitle = spec.stepAxis?.title ?? 'step';
+  // Each row's `step` is its place on the x-axis (a round, for a lab that counts rounds).
   const byStep = new Map<number, Record<string, number>>();
   runs.forEach((run, r) => {
     for (const point of pointsOf(run.history, spec)) {
-      const row = byStep.get(point.step) ?? { step: point.step };
+      const x = at(point.step);
+      if (x === null) continue;
+      const row = byStep.get(x) ?? { step: x };
       for (const [metric, value] of point.values) row[key(r, metric)] = value;
-      byStep.set(point.step, row);
+      byStep.set(x, row);
     }
   });
   const data = [...byStep.values()].sort((a, b) => a.step - b.step);
@@ -118,19 +141,27 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const pages = Math.max(1, Math.ceil(data.length / TABLE_PAGE_ROWS));
   const shownPage = Math.min(page, pages - 1);
   const tableRows = tableOpen ? data.slice(shownPage * TABLE_PAGE_ROWS, (shownPage + 1) * TABLE_PAGE_ROWS) : [];
-  // One run: a colour per metric. Several: a colour per run, and a dash per metric.
-  const lines = runs.flatMap((run, r) =>
-    spec.metrics.map((metric, m) => ({
-      dataKey: key(r, metric),
-      metric,
-      name: runs.length > 1 ? `${metricWords(metric)} · ${run.label}` : metricWords(metric),
-      colour: COLOURS[(runs.length > 1 ? r : m) % COLOURS.length],
-      dash: runs.length > 1 ? DASHES[m % DASHES.length] : undefined,
-    })),
-  );
+  // One run: a colour per metric. Several: a colour per run, and a dash per metric. A series the run's settings cannot
+  // fill (5-digit accuracy under a 3-digit target) gets no line and no legend entry; the others keep their colour.
+  const lines = runs.flatMap((run, r) => {
+    const fillable = spec.seriesOf && run.settings ? new Set(spec.seriesOf(run.settings)) : null;
+    return spec.metrics.flatMap((metric, m) =>
+      fillable && !fillable.has(metric)
+        ? []
+        : [
+            {
+              dataKey: key(r, metric),
+              metric,
+              name: runs.length > 1 ? `${metricWords(metric)} · ${run.label}` : metricWords(metric),
+              colour: COLOURS[(runs.length > 1 ? r : m) % COLOURS.length],
+              dash: runs.length > 1 ? DASHES[m % DASHES.length] : undefined,
+            },
+          ],
+    );
+  });
   const empty = data.length === 0;
   // Runs have logged, but none of this chart's metrics: the settings do not produce them (KL at beta 0, say).
-  const unused = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind));
+  const unused = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind && at(line.step) !== null));
   const plotRows = useStable(plotted.rows, sameRows);
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
   // What the plot shows catches up with the data in its turn (queueRedraw), at most every MIN_REDRAW_MS: a run logs
@@ -171,7 +202,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
           // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
           <p className="metric-chart-empty">Loading the chart…</p>
         ) : (
-          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} valueTitle={spec.axis ?? metricWords(spec.metrics[0])} />
+          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} valueTitle={spec.axis ?? metricWords(spec.metrics[0])} stepTitle={stepTitle} />
         )}
       </div>
       <details className="metric-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
@@ -189,10 +220,12 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
         ) : null}
         <div className="metric-table-scroll">
           <table>
-            <caption className="sr-only">{spec.title} by step</caption>
+            <caption className="sr-only">
+              {spec.title} by {stepTitle}
+            </caption>
             <thead>
               <tr>
-                <th scope="col">step</th>
+                <th scope="col">{stepTitle}</th>
                 {lines.map((l) => (
                   <th scope="col" key={l.dataKey}>
                     {l.name} <code>{l.metric}</code>

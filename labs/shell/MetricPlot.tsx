@@ -65,7 +65,24 @@ function useWidth() {
   return { ref, width };
 }
 
-function MetricPlot({ rows, lines, domain, dots, title, valueTitle }: { rows: Row[]; lines: PlotLine[]; domain?: [number, number]; dots: boolean; title: string; valueTitle: string }) {
+function MetricPlot({
+  rows,
+  lines,
+  domain,
+  dots,
+  title,
+  valueTitle,
+  stepTitle = 'step',
+}: {
+  rows: Row[];
+  lines: PlotLine[];
+  domain?: [number, number];
+  dots: boolean;
+  title: string;
+  valueTitle: string;
+  /** What the x-axis counts (ChartSpec.stepAxis): "step", or "round" where a lab counts rounds. */
+  stepTitle?: string;
+}) {
   const { ref, width } = useWidth();
   const [hover, setHover] = useState<number | null>(null);
 
@@ -102,7 +119,7 @@ function MetricPlot({ rows, lines, domain, dots, title, valueTitle }: { rows: Ro
   return (
     <div className="metric-plot" ref={ref}>
       {width > 0 ? (
-        <svg width={width} height={PLOT_HEIGHT} role="img" aria-label={`${title}: a line chart by step; the numbers are in the data table`} onPointerMove={onPointerMove} onPointerLeave={() => setHover(null)}>
+        <svg width={width} height={PLOT_HEIGHT} role="img" aria-label={`${title}: a line chart by ${stepTitle}; the numbers are in the data table`} onPointerMove={onPointerMove} onPointerLeave={() => setHover(null)}>
           <g className="plot-grid" aria-hidden="true">
             {axis.ticks.map((t) => (
               <line key={`y${t}`} x1={left} x2={left + plotWidth} y1={y(t)} y2={y(t)} />
@@ -126,7 +143,7 @@ function MetricPlot({ rows, lines, domain, dots, title, valueTitle }: { rows: Ro
               </text>
             ))}
             <text className="plot-axis-title" x={left + plotWidth} y={PLOT_HEIGHT - 2} textAnchor="end">
-              step
+              {stepTitle}
             </text>
           </g>
           {lines.map((line) => (
@@ -144,7 +161,9 @@ function MetricPlot({ rows, lines, domain, dots, title, valueTitle }: { rows: Ro
       ) : null}
       {hovered ? (
         <div className="plot-readout" style={x(hovered.step) > width / 2 ? { right: width - x(hovered.step) + 8 } : { left: x(hovered.step) + 8 }} aria-hidden="true">
-          <strong>step {hovered.step}</strong>
+          <strong>
+            {stepTitle} {hovered.step}
+          </strong>
           {lines.map((line) =>
             hovered[line.dataKey] === undefined ? null : (
               <span key={line.dataKey}>

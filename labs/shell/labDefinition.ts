@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { FieldOf, TrainerName } from '@/lib/spec/registry';
-import type { ChartSpec } from './MetricChart';
+import type { ChartSpec, StepAxis } from './MetricChart';
 import type { SummaryColumn } from './RunsSummary';
 import type { Settings } from '@/ui/settings';
 import type { StepSample } from './useLabWorker';
@@ -30,6 +30,12 @@ export interface LabDefinition<N extends TrainerName> {
   comparison?: LabComparison;
   /** What the status line calls one step (default "step"): "round" where each step is a round of self-improvement. */
   stepWord?: string;
+  /**
+   * How the lab numbers its steps where they are not the trainer's (self-improvement: step n is round n − 1, round 0
+   * being the demonstrations). Its charts take it in their specs (ChartSpec.stepAxis); the status line and anything
+   * else that names a step should number it by `at` too.
+   */
+  stepAxis?: StepAxis;
   /** Buttons for the trainer's actions (Trainer.actions), usable once a run is paused or finished. */
   actions?: LabAction[];
 }

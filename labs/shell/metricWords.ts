@@ -54,6 +54,7 @@ export const METRIC_WORDS: Record<string, string> = {
   'eval/accuracy_3_digits': '3 digits',
   'eval/accuracy_4_digits': '4 digits',
   'eval/accuracy_5_digits': '5 digits',
+  'eval/accuracy_6_digits': '6 digits',
   kept: 'samples kept',
   kept_precision: 'kept and really right',
   sample_accuracy: 'samples right',

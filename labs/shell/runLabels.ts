@@ -18,6 +18,7 @@ export function labelRuns(schema: Schema, runs: UnlabelledRun[]): ChartRun[] {
   const byPreset = runs.every((r) => r.preset) && new Set(runs.map((r) => r.preset)).size === runs.length;
   return runs.map((run, i) => ({
     history: run.history,
+    settings: run.settings,
     label: `run ${i + 1}${runs.length > 1 ? ` (${byPreset ? run.preset : describeDifferences(schema, run.settings, runs.filter((o) => o !== run).map((o) => o.settings))})` : ''}`,
   }));
 }

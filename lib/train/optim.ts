@@ -111,6 +111,8 @@ export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): { g
 export class StepTimer {
   private readonly totals: Record<string, number> = {};
   private readonly started = performance.now();
+  /** Time the step spent outside its own work (paused): left out of step_ms, which would otherwise count the reader's break. */
+  private excluded = 0;
 
   add(phase: string, ms: number): void {
     this.totals[phase] = (this.totals[phase] ?? 0) + ms;
@@ -134,9 +136,19 @@ export class StepTimer {
     }
   }
 
+  /** Runs `fn` (a pause point) off the clock: neither a phase nor step_ms counts its time. */
+  async untimed<T>(fn: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.excluded += since(start);
+    }
+  }
+
   metrics(): Record<string, number> {
     const phases = Object.entries(this.totals).map(([phase, ms]) => [`timing/${phase}_ms`, ms]);
-    return { ...Object.fromEntries(phases), 'timing/step_ms': since(this.started) };
+    return { ...Object.fromEntries(phases), 'timing/step_ms': since(this.started) - this.excluded };
   }
 }
 

@@ -6,10 +6,28 @@ import { errorMessage } from '@/lib/errors';
 
 export type Metrics = Record<string, number>;
 
+/**
+ * Awaited by a long step between its parts (a self-improvement round between its fine-tuning steps): returns at once
+ * while the run goes on, or once it resumes when it was paused; throws StopRequested when it was stopped. Nothing the
+ * step computes depends on it, so a paused and resumed step ends with the numbers of an unpaused one.
+ */
+export type PausePoint = () => Promise<void>;
+
+/** What PausePoint throws once the run is stopped: the step in flight is dropped, unlogged. */
+export class StopRequested extends Error {
+  constructor() {
+    super('the run was stopped');
+    this.name = 'StopRequested';
+  }
+}
+
 /** What a trainer offers the loop: one optimizer step, and a held-out evaluation. */
 export interface StepTrainer {
-  /** One optimizer step; returns the step's metrics under TRL's logged names. */
-  trainStep(): Promise<Metrics>;
+  /**
+   * One optimizer step; returns the step's metrics under TRL's logged names. A step long enough that a reader would
+   * wait for it to end before a pause took effect awaits `pausePoint` between its parts; short steps ignore it.
+   */
+  trainStep(pausePoint?: PausePoint): Promise<Metrics>;
   /** Held-out evaluation, e.g. { 'eval/accuracy': 0.42 }. */
   evaluate(): Promise<Metrics>;
   dispose(): void;
@@ -34,6 +52,13 @@ export interface RunOptions {
   onState?: (state: RunState, error?: string) => void;
 }
 
+/**
+ * How often a step's pause points give the event loop a turn. A pause arrives as a message (a worker's onmessage),
+ * handled only between tasks, and some backends never leave the task while they compute; a turn costs ~4 ms of
+ * clamped setTimeout, so every 100 ms keeps that under 5 % of the step and a pause within a tenth of a second.
+ */
+const PAUSE_POLL_MS = 100;
+
 export class TrainingRun {
   readonly history: LogLine[] = [];
   state: RunState = 'idle';
@@ -43,6 +68,9 @@ export class TrainingRun {
   private resumeGate: (() => void) | null = null;
   /** Whether a step (or its evaluation) is in flight, and who waits for it to end. */
   private stepping = false;
+  /** Whether the step in flight is waiting at a pause point: the model is between two of its parts. */
+  private parked = false;
+  private lastTurn = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -70,7 +98,7 @@ export class TrainingRun {
         if (this.stopRequested) return this.setState('stopped');
         this.step += 1;
         this.stepping = true;
-        if (!(await this.log('train', () => this.trainer.trainStep()))) return this.state;
+        if (!(await this.log('train', () => this.trainer.trainStep(this.pausePoint)))) return this.state;
         await this.options.afterStep?.(this.step);
         const evalDue = this.options.evalEvery > 0 && (this.step % this.options.evalEvery === 0 || this.step === this.options.maxSteps);
         if (evalDue && !(await this.log('eval', () => this.trainer.evaluate()))) return this.state;
@@ -78,6 +106,7 @@ export class TrainingRun {
       }
       return this.setState('done');
     } catch (error) {
+      if (error instanceof StopRequested) return this.setState('stopped');
       return this.fail(`Training failed at step ${this.step}: ${errorMessage(error)}`);
     } finally {
       this.settle();
@@ -85,21 +114,41 @@ export class TrainingRun {
   }
 
   /**
-   * Resolves once no step is in flight. After pause() the state reads 'paused' at once, but the step already under
-   * way finishes first: anything that touches the model between steps (a lab's action) waits for this.
+   * Resolves once no step is in flight, or the one in flight waits at a pause point. After pause() the state reads
+   * 'paused' at once, but the step under way goes on to its next pause point (or its end): anything that touches the
+   * model while paused (a lab's action, reading the weights) waits for this.
    */
   whenIdle(): Promise<void> {
-    return this.stepping ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+    return this.stepping && !this.parked ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
   }
+
+  /** The step's pause point (PausePoint): an arrow, so trainers can call it unbound. */
+  private readonly pausePoint: PausePoint = async () => {
+    if (performance.now() - this.lastTurn >= PAUSE_POLL_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0)); // lets a pause or stop message in
+      this.lastTurn = performance.now();
+    }
+    if (this.stopRequested) throw new StopRequested();
+    if (!this.isPaused()) return;
+    this.parked = true;
+    this.wakeIdleWaiters();
+    await new Promise<void>((resolve) => (this.resumeGate = resolve));
+    this.parked = false;
+    if (this.stopRequested) throw new StopRequested();
+  };
 
   private settle(): void {
     this.stepping = false;
+    this.wakeIdleWaiters();
+  }
+
+  private wakeIdleWaiters(): void {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     waiters.forEach((resolve) => resolve());
   }
 
-  /** Takes effect between steps: the step in flight finishes first. */
+  /** Takes effect between steps, or at the step's next pause point for a trainer that has them. */
   pause(): void {
     if (this.state === 'running') this.setState('paused');
   }

@@ -28,8 +28,16 @@ export const selfImproveSchema = {
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same run, on one backend.' },
 } satisfies Schema;
 
+/**
+ * The held-out accuracies a run logs after each round, one per difficulty from 1 digit to its target
+ * (evaluateCurriculum's names): a lab draws these, and no wider one the run cannot fill.
+ */
+export function accuracyMetrics(targetDigits: number): string[] {
+  return Array.from({ length: targetDigits }, (_, i) => `eval/accuracy_${i + 1}_digits`);
+}
+
 export const selfImprovePresets = {
-  default: { description: 'Expert iteration with a verifier: only samples with the right answer are kept, and 4-digit accuracy climbs though no demonstration has more than 2 columns.', overrides: {} },
-  majority: { description: 'No verifier: keep the samples that agree with most of their problem’s samples. The kept samples’ precision says how many wrong answers the model then learns.', overrides: { filter: 'majority' } },
-  sft_only: { description: 'The same fine-tuning steps on the human-written demonstrations alone: what the rounds add beyond more training.', overrides: { demo_fraction: 1 } },
+  default: { description: 'Expert iteration with a verifier: only samples with the right answer are kept, and 3-digit accuracy climbs though no demonstration has more than 2 columns.', overrides: {} },
+  majority: { description: 'No verifier: of the samples for each 3-digit sum, keep those that agree with most of them. The kept samples’ precision says how many wrong answers the model then learns.', overrides: { filter: 'majority' } },
+  sft_only: { description: 'The same fine-tuning steps on the human-written demonstrations alone (up to 2 columns), measured on the same 3-digit sums: what the rounds add beyond more training.', overrides: { demo_fraction: 1 } },
 } satisfies Presets<typeof selfImproveSchema>;

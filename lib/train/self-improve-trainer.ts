@@ -3,7 +3,9 @@
  * SFT on human-written demonstrations of short sums. Every later round samples num_generations answers to problems
  * one difficulty past the demonstrations, keeps those its filter accepts (a verifier, a majority vote, or nothing),
  * and fine-tunes on them mixed with the demonstrations and every earlier round's kept samples; the difficulty moves on
- * every rounds_per_difficulty rounds. One trainStep is one round, so the step loop's pause falls between rounds.
+ * every rounds_per_difficulty rounds. One trainStep is one round (about a minute in a browser), so it offers the step
+ * loop a pause point between its phases and between its fine-tuning steps: a pause takes effect within a fine-tuning
+ * step, or after the sampling or evaluation under way, and the resumed round ends with the numbers of an unpaused one.
  */
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { loadTinyLM } from '@/lib/models/checkpoint';
@@ -15,7 +17,7 @@ import { evaluateOnTestSet, referenceCompletions } from './lm-batch';
 import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { sampleGroups } from './on-policy';
 import { StepTimer } from './optim';
-import type { Metrics } from './run';
+import type { Metrics, PausePoint } from './run';
 import { selfImproveSchema } from './self-improve-config';
 import { selfImproveModelConfig } from './self-improve-model';
 import { filterSamples, keptPrecision, verified, type SampleFilter } from './self-improve-filter';
@@ -51,6 +53,9 @@ export interface SelfImproveInspection {
 export interface SelfImproveTrainer extends LmTrainer<typeof selfImproveSchema, SelfImproveInspection> {
   readonly config: SelfImproveConfig;
 }
+
+/** Outside a TrainingRun (a script, a test) nothing pauses a round. */
+const noPausePoint: PausePoint = async () => undefined;
 
 /** What the lab's inspector shows of a round: this many problems' groups. */
 const INSPECTED_GROUPS = 12;
@@ -166,8 +171,10 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
   return {
     config,
     model,
-    trainStep: async () => {
+    trainStep: async (pausePoint: PausePoint = noPausePoint) => {
       const timer = new StepTimer();
+      // A pause point consumes no random numbers and touches no state of the round: only the clock, which it stops.
+      const mayPause = () => timer.untimed(pausePoint);
       round += 1;
       freshEval = null;
       const difficulty = roundDifficulty(round, config);
@@ -178,13 +185,13 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
       const steps = round === 0 ? config.demo_steps : config.steps_per_round;
       let [loss, tokenAccuracy] = [0, 0];
       phase(round === 0 ? `round 0: fine-tuning on the demonstrations (${steps} steps)` : `round ${round}: fine-tuning on ${config.demo_fraction === 1 ? 'the demonstrations alone' : 'kept samples and demonstrations'} (${steps} steps)`);
-      await timer.timeAsync('fine_tuning', async () => {
-        for (let s = 0; s < steps; s++) {
-          const m = await sft.trainStep();
-          [loss, tokenAccuracy] = [loss + m.loss / steps, tokenAccuracy + m.mean_token_accuracy / steps];
-          if (s === steps - 1) sftTokens = m.num_tokens;
-        }
-      });
+      for (let s = 0; s < steps; s++) {
+        await mayPause(); // before each fine-tuning step, the first included: right after sampling
+        const m = await timer.timeAsync('fine_tuning', () => sft.trainStep());
+        [loss, tokenAccuracy] = [loss + m.loss / steps, tokenAccuracy + m.mean_token_accuracy / steps];
+        if (s === steps - 1) sftTokens = m.num_tokens;
+      }
+      await mayPause();
       phase(`round ${round}: evaluating every difficulty`);
       const evaluation = await timer.timeAsync('evaluation', evaluateAll);
       freshEval = evaluation;

@@ -1,7 +1,8 @@
 /**
  * The self-improvement lab with tiny rounds: the link's settings restored, rounds counted in the status line, the
- * accuracy heat map and the round's samples in the inspector, pause between rounds, a hostile link answered with one
- * notice, Reset.
+ * charts and the inspector numbering rounds from 0 (the trainer's step n is round n − 1), only the target's
+ * difficulties in the accuracy legend, the heat map at chapter 10's one decimal, the round's samples, a pause that
+ * takes effect inside a round, a hostile link answered with one notice, Reset.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
@@ -11,7 +12,7 @@ const status = (page: Page) => page.getByRole('status');
 const roundOf = async (page: Page) => Number(/round (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
 const TINY = 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2';
 
-test('self-improve lab: rounds, accuracy by difficulty, kept samples, pause between rounds, Reset', async ({ page }) => {
+test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`/labs/self-improve/?${TINY}&max_steps=30&filter=majority`);
@@ -32,13 +33,52 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, pause betw
   const paused = await roundOf(page);
   await page.waitForTimeout(2000);
   expect(await roundOf(page)).toBe(paused);
-  await expect(status(page)).not.toContainText('now:'); // paused between rounds: no part of a round is running
+  // Rounds, counted as the trainer does: with `paused` rounds logged, the newest is round paused − 1, and the
+  // inspector's picker, the heat map's rows and the charts' x-axis all say so.
+  const picker = inspector.getByRole('combobox', { name: 'Round', exact: true });
+  await expect(picker.locator('option:checked')).toHaveText(String(paused - 1));
+  const heatMap = inspector.getByRole('table', { name: 'Held-out accuracy by round and difficulty' });
+  await expect(heatMap.locator('tbody th').first()).toHaveText('0');
+  for (const cell of await heatMap.locator('tbody td').allTextContents()) expect(cell).toMatch(/^\d{1,3}\.\d%$/);
+  const accuracy = page.getByRole('figure', { name: /Held-out accuracy by difficulty/ });
+  await expect(accuracy.locator('.plot-axis-title').last()).toHaveText('round');
+  await expect(accuracy.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['1 digit', '2 digits', '3 digits']);
+  await expect(accuracy.locator('thead th').first()).toHaveText('round');
   // The heat map's shaded cells and the flagged rows keep their text readable, in both themes.
   const found = (await seriousViolations(page, ['color-contrast'])).map((v) => `light: ${v}`);
   await page.emulateMedia({ colorScheme: 'dark' });
   found.push(...(await seriousViolations(page, ['color-contrast'])).map((v) => `dark: ${v}`));
   expect(found).toEqual([]);
 
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(status(page)).toContainText('round 0');
+  expect(errors).toEqual([]);
+});
+
+test('self-improve lab: Pause takes effect inside round 0, and Train resumes it', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // Round 0 at its default length (1,000 fine-tuning steps): long enough that a pause between rounds would be
+  // tens of seconds away.
+  await page.goto('/labs/self-improve/?num_prompts=16&eval_samples=20&seed=2&max_steps=2');
+  await labSettled(page);
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText('now: round 0: fine-tuning', { timeout: 60_000 });
+  await page.waitForTimeout(1000); // well inside the round's fine-tuning
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const clicked = Date.now();
+  await expect(status(page)).toContainText('paused', { timeout: 2000 });
+  expect(Date.now() - clicked).toBeLessThan(2000);
+  await expect(status(page)).not.toContainText('training');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeDisabled();
+  const resume = page.getByRole('button', { name: /^(Train|Resume)$/ });
+  await expect(resume).toBeEnabled();
+  // Round 0 stays unfinished while paused: nothing is logged, the inspector still waits for its first round.
+  await page.waitForTimeout(2000);
+  expect(await roundOf(page)).toBe(0);
+  await expect(page.getByRole('region', { name: 'Rounds and kept samples' })).toContainText('Train for a round');
+  await resume.click();
+  await expect(status(page)).toContainText('training', { timeout: 2000 });
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(status(page)).toContainText('round 0');
   expect(errors).toEqual([]);

@@ -9,6 +9,7 @@ import { configForTask } from '@/lib/models/presets';
 import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createAdditionCurriculum } from '@/lib/tasks/addition-curriculum';
 import { TrainingRun } from '@/lib/train/run';
+import { accuracyMetrics } from '@/lib/train/self-improve-config';
 import { createSelfImproveTrainer, roundDifficulty } from '@/lib/train/self-improve-trainer';
 
 const tiny = { target_digits: 2, demonstration_digits: 1, demo_steps: 2, steps_per_round: 2, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10 };
@@ -51,6 +52,8 @@ describe('self_improve trainer', () => {
     expect(round1.kept_precision).toBeGreaterThanOrEqual(0);
     expect(round1['eval/accuracy_target']).toBe(evaluation['eval/accuracy_target']);
     expect(Object.keys(evaluation).sort()).toEqual(['eval/accuracy_1_digits', 'eval/accuracy_2_digits', 'eval/accuracy_target']);
+    // The names the lab's accuracy chart draws for this target (accuracyMetrics) are the ones logged.
+    expect(Object.keys(evaluation).filter((k) => k !== 'eval/accuracy_target')).toEqual(accuracyMetrics(2));
     const seen = await trainer.inspect();
     expect(seen).toMatchObject({ round: 2, difficulty: 2, filter: 'none', targetDigits: 2 });
     expect(seen!.samples).toHaveLength(8);

@@ -90,8 +90,9 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     [accepts.reward, customReward.enabled, customReward.source, customReward.weight, assignment.assignment],
   );
 
-  const current = { ...runs.run, history: status.history };
-  const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])]);
+  const live = status.state === 'running' || status.state === 'paused' ? status.state : undefined;
+  const current = { ...runs.run, history: status.history, live };
+  const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])], definition.stepWord);
   // While a run trains, starts or a sweep goes on, what the next run takes (reward, data, a sweep) stays as it is.
   const busy = runs.starting || Boolean(sweep?.running) || status.state === 'running';
 
@@ -108,6 +109,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       <LabToolbar
         state={status.state}
         hasRun={runs.hasRun}
+        resumes={runs.resumes}
         held={runs.starting || Boolean(sweep?.running)}
         preset={preset}
         presetNames={Object.keys(presets)}
@@ -118,7 +120,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         onPreset={choosePreset}
         onBackend={chooseBackend}
       />
-      <LabStatus status={status} evalMetric={evalMetric} stepWord={definition.stepWord} />
+      <LabStatus status={status} evalMetric={evalMetric} stepWord={definition.stepWord} nextTotal={Number(settings.max_steps)} />
       {runs.nextRun ? <p className="lab-notice lab-next-run">{runs.nextRun}</p> : null}
       {notices.map((n) => (
         <p key={n} className="lab-notice">
@@ -173,7 +175,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
       {comparison ? <ComparePanel comparison={comparison} queue={queue} busy={busy} runs={chartRuns} chartsInUse={runs.chartsInUse} onStart={runs.startComparison} /> : null}
 
-      <RunsPanel canExport={status.history.length > 0} canClear={savedRuns.saved.length > 0} onExport={runs.exportCurrent} onImport={savedRuns.importFile} onClear={savedRuns.clear} />
+      <RunsPanel canExport={runs.canExport} canClear={savedRuns.saved.length > 0} onExport={runs.exportCurrent} onImport={savedRuns.importFile} onClear={savedRuns.clear} />
 
       <ExportForTrl trainer={trainer} settings={settings} preset={preset} customReward={exportedReward} />
 

@@ -1,36 +1,51 @@
 'use client';
 
 import { BackendReport } from './BackendReport';
+import { formatCount } from './format';
+import { durationWords, estimateMsLeft, positionWords, timeLeftWords } from './progress';
 import type { LabWorkerState } from './useLabWorker';
 
 const STATE_WORDS = { idle: 'ready', running: 'training', paused: 'paused', stopped: 'stopped', done: 'finished', failed: 'stopped on an error' } as const;
 
 /**
- * Where the run stands, under the controls: the status line (backend, step, speed, state, the last evaluation), the
- * backends not used and why, how sampling runs, what 'auto' measured, and the run's error.
+ * Where the run stands, under the controls: the status line (backend, step of the run's total, speed, state, the time
+ * left while it trains or how long it took once finished, the last evaluation), the backends not used and why, how
+ * sampling runs, what 'auto' measured, and the run's error.
  */
 export function LabStatus({
   status,
   evalMetric,
   stepWord = 'step',
+  nextTotal,
 }: {
-  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched'> & { phase?: string | null };
+  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched' | 'total' | 'stepTimes' | 'elapsedMs'> & {
+    phase?: string | null;
+  };
+  /** The length the next fresh run will have (the form's max_steps): shown until a run starts with its own. */
+  nextTotal?: number;
   /** What one step is called in this lab ("round" where a step is a self-improvement round). */
   stepWord?: string;
   /** The lab's evaluation metric: its name in the history, its label, and whether it reads as a percentage. */
   evalMetric: [name: string, label: string, percent: boolean];
 }) {
   const steps = status.history.filter((l) => l.kind === 'train');
+  const total = status.total ?? (nextTotal !== undefined && Number.isInteger(nextTotal) && nextTotal > 0 ? nextTotal : null);
   const last = steps.at(-1)?.metrics;
-  const msPerStep = last?.['timing/step_ms'] !== undefined ? Math.round(last['timing/step_ms']) : null;
+  const stepMs = last?.['timing/step_ms'];
+  // Seconds once a step takes ten of them (a self-improvement round), where milliseconds would read as a long number.
+  const speed = stepMs === undefined ? null : stepMs >= 10_000 ? `${formatCount(Math.round(stepMs / 1000))} s/${stepWord}` : `${formatCount(Math.round(stepMs))} ms/${stepWord}`;
   const [evalName, evalLabel, evalPercent] = evalMetric;
   const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
-  const stateWord = STATE_WORDS[status.state];
+  const msLeft = status.state === 'running' && status.total !== null ? estimateMsLeft(status.stepTimes, status.total) : null;
+  // A finished run says how long it took; a paused one says nothing of time, as its clock is stopped.
+  const stateWord = status.state === 'done' && status.elapsedMs !== null ? `${STATE_WORDS.done} in ${durationWords(status.elapsedMs)}` : STATE_WORDS[status.state];
   return (
     <>
       <p role="status" className="lab-status">
-        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} · {stepWord} {steps.length}
-        {msPerStep !== null ? ` · ${msPerStep} ms/${stepWord}` : ''} · {stateWord}
+        {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} ·{' '}
+        {positionWords(stepWord, steps.length, total)}
+        {speed !== null ? ` · ${speed}` : ''} · {stateWord}
+        {msLeft !== null ? ` · ${timeLeftWords(msLeft)}` : ''}
         {status.phase && status.state === 'running' ? ` · now: ${status.phase}` : ''}
         {lastEval !== undefined ? ` · ${evalLabel} ${evalPercent ? `${(lastEval * 100).toFixed(1)}%` : lastEval.toFixed(2)}` : ''}
       </p>

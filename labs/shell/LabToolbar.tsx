@@ -4,10 +4,12 @@ import { BACKEND_ORDER } from '@/lib/tf/names';
 import type { RunState } from '@/lib/train/run';
 import type { BackendChoice } from './useLinkedSettings';
 
-/** The lab's controls row: Train, Pause, Reset, and the preset and backend to train with. */
+/** The lab's controls row: Train (Resume on a paused run), Pause, Reset, and the preset and backend to train with. */
 export function LabToolbar(props: {
   state: RunState;
   hasRun: boolean;
+  /** Train would resume the paused run (nothing changed since it started): the button says so. */
+  resumes: boolean;
   /** A run is starting or a sweep is under way: Train waits. */
   held: boolean;
   preset: string;
@@ -23,7 +25,7 @@ export function LabToolbar(props: {
   return (
     <div className="lab-toolbar">
       <button type="button" className="lab-primary" onClick={props.onTrain} disabled={held || state === 'running'}>
-        Train
+        {props.resumes ? 'Resume' : 'Train'}
       </button>
       <button type="button" onClick={props.onPause} disabled={state !== 'running'}>
         Pause

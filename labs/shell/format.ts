@@ -51,3 +51,6 @@ export function stepTicks(end: number): number[] {
   const { ticks } = valueAxis(0, end, 4);
   return ticks.filter((t) => Number.isInteger(t) && t <= end);
 }
+
+/** A count as the site prints counts: with thousands separators ("1,600"), the same in every locale. */
+export const formatCount = (n: number) => n.toLocaleString('en-US');

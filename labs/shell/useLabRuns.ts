@@ -66,10 +66,13 @@ export function useLabRuns<N extends TrainerName>({
   const [extrasChanged, setExtrasChanged] = useState(false);
   const changedSinceRun = hasRun && (extrasChanged || preset !== runPreset.current || !sameSettings(settings, runSettings.current));
 
+  /** The run Reset last put on the charts: "Export run" still offers it while it is kept there and no run has begun. */
+  const archivedId = useRef<string | null>(null);
   /** Keep the finished or stopped run for comparison (the current run is one of the MAX_RUNS). */
   const archive = () => {
     if (status.history.length === 0) return;
-    keep({ id: `run-${Date.now()}`, trainer, settings: runSettings.current, history: status.history, preset: runPreset.current });
+    archivedId.current = `run-${Date.now()}`;
+    keep({ id: archivedId.current, trainer, settings: runSettings.current, history: status.history, preset: runPreset.current });
   };
 
   const [starting, setStarting] = useState(false);
@@ -182,8 +185,12 @@ export function useLabRuns<N extends TrainerName>({
     nextRun = 'Settings changed: this run goes on with the ones it started with; the next fresh run takes the new ones (pause, then Train).';
   }
 
-  const exportCurrent = () =>
-    downloadText(exportRun({ id: 'current', trainer, settings: runSettings.current, history: status.history }), `${trainer}-run-seed${runSettings.current.seed}.json`, 'application/json');
+  // The run to export: the current one, or, once Reset has put it on the charts, that run while it is still kept there.
+  const exportable =
+    status.history.length > 0 ? { id: 'current', trainer, settings: runSettings.current, history: status.history } : (saved.find((r) => r.id === archivedId.current) ?? null);
+  const exportCurrent = () => {
+    if (exportable) downloadText(exportRun(exportable), `${trainer}-run-seed${String(exportable.settings.seed)}.json`, 'application/json');
+  };
 
   return {
     /** The current run's settings and preset as it started (the form may have changed since). */
@@ -203,6 +210,10 @@ export function useLabRuns<N extends TrainerName>({
     /** The reader's dataset changed: it applies from the next fresh run. */
     noteExtrasChanged: () => hasRun && setExtrasChanged(true),
     nextRun,
+    /** Train resumes the paused (or stopped) run rather than starting a fresh one: its button reads "Resume". */
+    resumes: (status.state === 'paused' || status.state === 'stopped') && !changedSinceRun,
+    /** Whether "Export run (JSON)" has a run to write: the current one, or the one Reset kept on the charts. */
+    canExport: exportable !== null,
     exportCurrent,
   };
 }

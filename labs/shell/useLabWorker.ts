@@ -10,6 +10,7 @@ import type { ActionResult } from '@/lib/train/trainer';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';
 import type { Dataset } from '@/lib/tasks/dataset';
 import type { FromProbe, FromWorker, Sampler, ToProbe, ToWorker } from './protocol';
+import { RunClock } from './progress';
 import { keepSample } from './sampleHistory';
 
 /**
@@ -45,6 +46,12 @@ export interface LabWorkerState<N extends TrainerName> {
   probe: ProbeState | null;
   /** The run moved to another backend (or tried to: error). */
   switched: { backend: BackendName; step: number; reason: string; error?: string } | null;
+  /** The run's length (its max_steps: steps, or rounds where a step is a round); null before a run starts. */
+  total: number | null;
+  /** The run's training time (ms, pauses left out) when each of its steps was logged, for the time-left estimate. */
+  stepTimes: number[];
+  /** How long the finished run took (ms, pauses left out); null until it is done. */
+  elapsedMs: number | null;
 }
 
 export interface ProbeState {
@@ -60,7 +67,7 @@ export interface RunWeights {
 }
 
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], phase: null, error: null, actions: {}, probe: null, switched: null };
+  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], phase: null, error: null, actions: {}, probe: null, switched: null, total: null, stepTimes: [], elapsedMs: null };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -79,6 +86,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   const probeRequest = useRef<{ request: ToProbe; margin: number } | null>(null);
   /** The current run's reward sandbox, which answers the worker's reward requests. */
   const rewardCall = useRef<LabExtras['reward'] | null>(null);
+  const clock = useRef(new RunClock());
 
   const stopProbe = () => {
     probe.current?.terminate();
@@ -146,6 +154,11 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       }
       if (message.type === 'backend' || message.type === 'switched') backendNow.current = message.backend;
       if (message.type === 'state') runState.current = message.state;
+      const now = performance.now();
+      if (message.type === 'state' && message.state === 'running') clock.current.start(now);
+      else if (message.type === 'state') clock.current.halt(now);
+      // A log line closes the work before it, even one that ends after a pause was asked for.
+      const trainedMs = message.type === 'log' ? clock.current.read(now, true) : clock.current.read(now);
       if (message.type === 'log' && probeRequest.current) {
         const { request, margin } = probeRequest.current;
         probeRequest.current = null;
@@ -158,13 +171,13 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
           case 'switched':
             return { ...s, backend: message.backend, switched: { backend: message.backend, step: message.step, reason: message.reason, error: message.error } };
           case 'log':
-            return { ...s, history: [...s.history, message.line] };
+            return { ...s, history: [...s.history, message.line], stepTimes: message.line.kind === 'train' ? [...s.stepTimes, trainedMs] : s.stepTimes };
           case 'phase':
             return { ...s, phase: message.phase };
           case 'samples':
             return { ...s, samples: keepSample(s.samples, { step: message.step, data: message.data }) };
           case 'state':
-            return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null) };
+            return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null), elapsedMs: message.state === 'done' ? trainedMs : null };
           case 'action':
             return { ...s, actions: { ...s.actions, [message.name]: message.result } };
           case 'error':
@@ -194,8 +207,12 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
         const { software, margin } = parseProbeOptions(readStorage(PROBE_STORAGE_KEY));
         probeRequest.current = { request: { trainer, overrides, software }, margin };
       }
+      if (fresh) clock.current = new RunClock();
+      clock.current.start(performance.now());
       setStatus((s) => ({ ...s, state: 'running', error: null }));
       if (!fresh) return send({ type: 'train', runId: runId.current, trainer, overrides, backend });
+      const total = Number(overrides.max_steps);
+      setStatus((s) => ({ ...s, total: Number.isInteger(total) && total > 0 ? total : null, stepTimes: [], elapsedMs: null }));
       rewardCall.current = extras.reward ?? null;
       send({ type: 'train', runId: runId.current, trainer, overrides, backend, extras: { dataset: extras.dataset, reward: extras.reward && { weight: extras.reward.weight } } });
     },
@@ -214,6 +231,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     reset() {
       runId.current += 1;
       runState.current = 'idle';
+      clock.current = new RunClock();
       stopProbe();
       dropPending();
       send({ type: 'reset' });
@@ -224,6 +242,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     restart() {
       runId.current += 1;
       runState.current = 'idle';
+      clock.current = new RunClock();
       spawn();
       setStatus(initial<N>());
     },

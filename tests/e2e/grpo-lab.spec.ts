@@ -10,7 +10,7 @@ test.describe('GRPO lab', () => {
   test('Train advances steps on a named backend and draws the charts; Pause stops; Reset clears', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=500');
     await page.getByRole('button', { name: 'Train' }).click();
-    await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* · \d+ ms\/step · training/, { timeout: 60_000 });
+    await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* of 500 · [\d,]+ ms\/step · training/, { timeout: 60_000 });
     // 'auto' starts on wasm and times the others meanwhile. No GPU here: WebGPU's adapter is a software fallback and
     // WebGL renders in software; neither is timed, and the report says why.
     const report = page.getByLabel('Backend timing');
@@ -37,7 +37,7 @@ test.describe('GRPO lab', () => {
     await page.waitForTimeout(3000);
     expect(await stepOf(page)).toBe(paused);
 
-    await page.getByRole('button', { name: 'Train' }).click(); // resumes
+    await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(() => stepOf(page), { timeout: 30_000 }).toBeGreaterThan(paused);
 
     await page.getByRole('button', { name: 'Reset' }).click();

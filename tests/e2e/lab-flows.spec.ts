@@ -83,6 +83,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page)).toContainText('paused');
   await expect(nextRun(page)).toContainText('Train starts a fresh run with them instead of resuming');
+  // A changed setting makes it a fresh run, so the button keeps its name.
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(status(page)).toContainText(/step [0-9]+ .*training|step 0/);
   await expect(firstChart(page)).toContainText('loss_type=bnpo', { timeout: 60_000 });
@@ -92,7 +93,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await expect(status(page)).toContainText('paused');
   await expect(nextRun(page)).toHaveCount(0);
   const paused = Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Resume' }).click();
   await expect.poll(async () => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]), { timeout: 30_000 }).toBeGreaterThan(paused);
 });
 

@@ -18,7 +18,7 @@ export function LabStatus({
   stepWord = 'step',
   nextTotal,
 }: {
-  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched' | 'total' | 'stepTimes' | 'elapsedMs'> & {
+  status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched' | 'total' | 'stepTimes' | 'elapsedMs' | 'pausing'> & {
     phase?: string | null;
   };
   /** The length the next fresh run will have (the form's max_steps): shown until a run starts with its own. */
@@ -38,7 +38,13 @@ export function LabStatus({
   const lastEval = status.history.filter((l) => l.kind === 'eval').at(-1)?.metrics[evalName];
   const msLeft = status.state === 'running' && status.total !== null ? estimateMsLeft(status.stepTimes, status.total) : null;
   // A finished run says how long it took; a paused one says nothing of time, as its clock is stopped.
-  const stateWord = status.state === 'done' && status.elapsedMs !== null ? `${STATE_WORDS.done} in ${durationWords(status.elapsedMs)}` : STATE_WORDS[status.state];
+  const stateWord =
+    status.state === 'done' && status.elapsedMs !== null
+      ? `${STATE_WORDS.done} in ${durationWords(status.elapsedMs)}`
+      : status.state === 'running' && status.pausing
+        ? // Said at once: a step with a long part (a round's sampling) pauses when that part ends.
+          `pausing${status.phase ? ` after ${status.phase.replace(/…$/, '')}` : ' after this step'}…`
+        : STATE_WORDS[status.state];
   return (
     <>
       <p role="status" className="lab-status">

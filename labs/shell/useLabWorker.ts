@@ -52,6 +52,8 @@ export interface LabWorkerState<N extends TrainerName> {
   stepTimes: number[];
   /** How long the finished run took (ms, pauses left out); null until it is done. */
   elapsedMs: number | null;
+  /** Pause was asked for and the running step has not yet reached a point where it can stop. */
+  pausing: boolean;
 }
 
 export interface ProbeState {
@@ -67,7 +69,7 @@ export interface RunWeights {
 }
 
 function initial<N extends TrainerName>(): LabWorkerState<N> {
-  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], phase: null, error: null, actions: {}, probe: null, switched: null, total: null, stepTimes: [], elapsedMs: null };
+  return { state: 'idle', backend: null, fallbacks: [], sampler: null, history: [], samples: [], phase: null, error: null, actions: {}, probe: null, switched: null, total: null, stepTimes: [], elapsedMs: null, pausing: false };
 }
 
 /** One training worker per lab instance; restarting it (e.g. to switch backend) drops the run. */
@@ -177,7 +179,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
           case 'samples':
             return { ...s, samples: keepSample(s.samples, { step: message.step, data: message.data }) };
           case 'state':
-            return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null), elapsedMs: message.state === 'done' ? trainedMs : null };
+            return { ...s, state: message.state, error: message.error ?? (message.state === 'failed' ? s.error : null), elapsedMs: message.state === 'done' ? trainedMs : null, pausing: message.state === 'running' ? s.pausing : false };
           case 'action':
             return { ...s, actions: { ...s.actions, [message.name]: message.result } };
           case 'error':
@@ -209,14 +211,18 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
       }
       if (fresh) clock.current = new RunClock();
       clock.current.start(performance.now());
-      setStatus((s) => ({ ...s, state: 'running', error: null }));
+      setStatus((s) => ({ ...s, state: 'running', error: null, pausing: false }));
       if (!fresh) return send({ type: 'train', runId: runId.current, trainer, overrides, backend });
       const total = Number(overrides.max_steps);
       setStatus((s) => ({ ...s, total: Number.isInteger(total) && total > 0 ? total : null, stepTimes: [], elapsedMs: null }));
       rewardCall.current = extras.reward ?? null;
       send({ type: 'train', runId: runId.current, trainer, overrides, backend, extras: { dataset: extras.dataset, reward: extras.reward && { weight: extras.reward.weight } } });
     },
-    pause: () => send({ type: 'pause' }),
+    /** Asks the run to pause; the status says so at once, until the step reaches a point where it can stop. */
+    pause: () => {
+      setStatus((s) => (s.state === 'running' ? { ...s, pausing: true } : s));
+      send({ type: 'pause' });
+    },
     /** Asks the trainer to run one of its actions; the result arrives in status.actions[name]. */
     action: (name: string) => send({ type: 'action', runId: runId.current, name }),
     /** The current run's weights as a checkpoint file, read between steps (pause or finish the run first). */

@@ -13,6 +13,9 @@ import type { Settings } from '@/ui/settings';
  */
 export const ROUNDS: StepAxis = { title: 'round', at: (step) => (step < 1 ? null : step - 1) };
 
+/** Round 0 fine-tunes on the demonstrations alone; sampling, and so anything kept, starts with round 1 (step 2). */
+const FIRST_SAMPLED_ROUND = () => ({ step: 2, phase: 'first round of sampling' });
+
 /** The widest target the schema allows: the accuracy chart lists every difficulty a run could have. */
 const WIDEST = selfImproveSchema.target_digits.max;
 
@@ -32,8 +35,8 @@ export const SELF_IMPROVE_CHARTS: ChartSpec[] = [
     domain: [0, 1],
     stepAxis: ROUNDS,
   },
-  { title: 'Kept samples: how many, and the share really right', metrics: ['kept_precision', 'sample_accuracy'], axis: 'share', kind: 'train', domain: [0, 1], stepAxis: ROUNDS },
-  { title: 'Samples kept per round', metrics: ['kept'], kind: 'train', stepAxis: ROUNDS },
+  { title: 'Kept samples: how many, and the share really right', metrics: ['kept_precision', 'sample_accuracy'], axis: 'share', kind: 'train', domain: [0, 1], stepAxis: ROUNDS, startsAt: FIRST_SAMPLED_ROUND },
+  { title: 'Samples kept per round', metrics: ['kept'], kind: 'train', stepAxis: ROUNDS, startsAt: FIRST_SAMPLED_ROUND },
   { title: 'Difficulty each round trained on', metrics: ['difficulty'], kind: 'train', stepAxis: ROUNDS },
   { title: 'Fine-tuning loss (mean over the round)', metrics: ['loss'], kind: 'train', stepAxis: ROUNDS },
 ];

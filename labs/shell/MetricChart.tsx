@@ -74,6 +74,21 @@ export interface ChartSpec {
   seriesOf?(settings: Settings): string[];
   /** Default: the trainer's steps as logged. */
   stepAxis?: StepAxis;
+  /**
+   * For a chart of a later phase (the vision lab's GRPO phase, self-improvement's sampled rounds): the first step
+   * that logs its metrics under these settings, and the phase's name, so that an empty chart says when its data comes
+   * instead of suggesting a setting is wrong.
+   */
+  startsAt?(settings: Settings): { step: number; phase: string };
+}
+
+/** "every second step", "every 12th step": ordinals in words up to ten, then with the right suffix. */
+export function everyNth(n: number): string {
+  const words = ['', '', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  if (n < words.length) return words[n];
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }
 
 // Eight distinct hues (four of them Okabe–Ito's colour-blind-safe orange, pink, vermilion and sky blue), each
@@ -92,6 +107,23 @@ type Point = { step: number; values: [string, number][] };
 // A finished, saved or imported run's history never changes (a new log line makes a new array), so what one chart
 // reads from it is read once, not at every render while another run trains.
 const pointsCache = new WeakMap<LogLine[], Map<string, Point[]>>();
+
+/**
+ * The later phase every run on the chart is still before, with the first step it logs on (numbered on the chart's axis),
+ * or null when some run is past it (then an empty chart means the settings do not produce the metrics).
+ */
+function upcomingPhase(spec: ChartSpec, runs: ChartRun[]): { step: number | string; phase: string } | null {
+  let first: { step: number; phase: string } | null = null;
+  for (const run of runs) {
+    if (!run.settings) return null;
+    const starts = spec.startsAt!(run.settings);
+    const reached = run.history.reduce((m, l) => (l.kind === 'train' ? Math.max(m, l.step) : m), 0);
+    if (reached >= starts.step) return null;
+    if (first === null || starts.step < first.step) first = starts;
+  }
+  if (first === null) return null;
+  return { step: spec.stepAxis?.at(first.step) ?? first.step, phase: first.phase };
+}
 
 /** The chart's metrics at each logged step of one run, from its lines of the chart's kind. */
 function pointsOf(history: LogLine[], spec: ChartSpec): Point[] {
@@ -160,8 +192,11 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
     );
   });
   const empty = data.length === 0;
-  // Runs have logged, but none of this chart's metrics: the settings do not produce them (KL at beta 0, say).
-  const unused = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind && at(line.step) !== null));
+  // Runs have logged, but none of this chart's metrics: a later phase has not begun, or the settings do not produce
+  // them (KL at beta 0, say).
+  const logged = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind && at(line.step) !== null));
+  const laterPhase = logged && spec.startsAt ? upcomingPhase(spec, runs) : null;
+  const unused = logged && laterPhase === null;
   const plotRows = useStable(plotted.rows, sameRows);
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
   // What the plot shows catches up with the data in its turn (queueRedraw), at most every MIN_REDRAW_MS: a run logs
@@ -189,10 +224,14 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
     <figure className="metric-chart" aria-label={spec.title}>
       <figcaption>
         {spec.title}
-        {plotted.stride > 1 ? <span className="metric-chart-thinned"> (every {plotted.stride}th step drawn; the table has all)</span> : null}
+        {plotted.stride > 1 ? <span className="metric-chart-thinned"> (every {everyNth(plotted.stride)} {stepTitle} drawn; the table has all)</span> : null}
       </figcaption>
       <div className="metric-chart-plot">
-        {unused ? (
+        {laterPhase ? (
+          <p className="metric-chart-empty">
+            From the {laterPhase.phase}, {stepTitle} {laterPhase.step}: nothing to draw before it.
+          </p>
+        ) : unused ? (
           <p className="metric-chart-empty">
             Not logged so far ({spec.metrics.join(', ')}): {runs.length > 1 ? 'these runs’' : 'this run’s'} settings may not produce {spec.metrics.length > 1 ? 'them' : 'it'}.
           </p>

@@ -1,7 +1,11 @@
 'use client';
 
 import { LabShell, type LabDefinition } from '../shell/LabShell';
+import type { Settings } from '@/ui/settings';
 import { VisionViewer } from './VisionViewer';
+
+/** The GRPO phase starts after sft_steps steps of SFT: its charts say so until then. */
+const GRPO_PHASE = (settings: Settings) => ({ step: Number(settings.sft_steps) + 1, phase: 'GRPO phase' });
 
 const VISION_LAB: LabDefinition<'vision'> = {
   slug: 'vision',
@@ -21,12 +25,13 @@ const VISION_LAB: LabDefinition<'vision'> = {
       kind: 'eval',
       domain: [0, 1],
     },
-    // The two phases log under different names (SFT's sft/*, GRPO's TRL names), so each line covers its own phase.
-    { title: 'Loss: SFT phase (cross-entropy), then GRPO', metrics: ['sft/loss', 'loss'], axis: 'loss', kind: 'train' },
+    // Each phase's loss on its own axis: SFT's cross-entropy runs 0–3, GRPO's loss stays near 0 and would be a flat line beside it.
+    { title: 'SFT phase: loss (cross-entropy)', metrics: ['sft/loss'], axis: 'cross-entropy', kind: 'train' },
     { title: 'SFT phase: answer tokens predicted right', metrics: ['sft/mean_token_accuracy'], kind: 'train', domain: [0, 1] },
-    { title: 'GRPO phase: reward (mean and std)', metrics: ['reward', 'reward_std'], axis: 'reward', kind: 'train' },
-    { title: 'GRPO phase: groups whose answers all scored the same', metrics: ['frac_reward_zero_std'], kind: 'train', domain: [0, 1] },
-    { title: 'GRPO phase: entropy', metrics: ['entropy'], kind: 'train' },
+    { title: 'GRPO phase: loss', metrics: ['loss'], axis: 'loss', kind: 'train', startsAt: GRPO_PHASE },
+    { title: 'GRPO phase: reward (mean and std)', metrics: ['reward', 'reward_std'], axis: 'reward', kind: 'train', startsAt: GRPO_PHASE },
+    { title: 'GRPO phase: groups whose answers all scored the same', metrics: ['frac_reward_zero_std'], kind: 'train', domain: [0, 1], startsAt: GRPO_PHASE },
+    { title: 'GRPO phase: entropy', metrics: ['entropy'], kind: 'train', startsAt: GRPO_PHASE },
   ],
   inspector: { title: 'Pictures, answers and where the model looks', render: (samples) => <VisionViewer samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],

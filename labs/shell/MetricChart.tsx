@@ -80,6 +80,8 @@ export interface ChartSpec {
    * instead of suggesting a setting is wrong.
    */
   startsAt?(settings: Settings): { step: number; phase: string };
+  /** Steps where the run changes phase under these settings, each with a word or two, marked on the plot. */
+  marks?(settings: Settings): { step: number; label: string }[];
 }
 
 /** "every second step", "every 12th step": ordinals in words up to ten, then with the right suffix. */
@@ -107,6 +109,26 @@ type Point = { step: number; values: [string, number][] };
 // A finished, saved or imported run's history never changes (a new log line makes a new array), so what one chart
 // reads from it is read once, not at every render while another run trains.
 const pointsCache = new WeakMap<LogLine[], Map<string, Point[]>>();
+
+/** The phase changes of the chart's runs (ChartSpec.marks), each step once. */
+function phaseMarks(spec: ChartSpec, runs: ChartRun[]): { step: number; label: string }[] {
+  if (!spec.marks) return [];
+  const marks = new Map<number, string>();
+  for (const run of runs) if (run.settings) for (const m of spec.marks(run.settings)) if (!marks.has(m.step)) marks.set(m.step, m.label);
+  return [...marks].sort((a, b) => a[0] - b[0]).map(([step, label]) => ({ step, label }));
+}
+
+/** The longest run's length on the chart's axis (its max_steps), or undefined when a run does not say. */
+function runLength(runs: ChartRun[], at: (step: number) => number | null): number | undefined {
+  let longest = 0;
+  for (const run of runs) {
+    const steps = Number(run.settings?.max_steps);
+    const end = Number.isInteger(steps) && steps > 0 ? at(steps) : null;
+    if (end === null) return undefined;
+    longest = Math.max(longest, end);
+  }
+  return longest > 0 ? longest : undefined;
+}
 
 /**
  * The later phase every run on the chart is still before, with the first step it logs on (numbered on the chart's axis),
@@ -198,6 +220,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const laterPhase = logged && spec.startsAt ? upcomingPhase(spec, runs) : null;
   const unused = logged && laterPhase === null;
   const plotRows = useStable(plotted.rows, sameRows);
+  const marks = useStable(phaseMarks(spec, runs), (a, b) => a.length === b.length && a.every((m, i) => m.step === b[i].step && m.label === b[i].label));
   const plotLines = useStable<PlotLine[]>(lines, sameLines);
   // What the plot shows catches up with the data in its turn (queueRedraw), at most every MIN_REDRAW_MS: a run logs
   // ~10 lines a second, and redrawing every chart for each would keep the main thread busy; lines that arrive
@@ -241,7 +264,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
           // Drawn in its turn (queueRedraw): charts mount one per task, not all in the task their data arrives in.
           <p className="metric-chart-empty">Loading the chart…</p>
         ) : (
-          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} valueTitle={spec.axis ?? metricWords(spec.metrics[0])} stepTitle={stepTitle} />
+          <MetricPlot rows={shown.rows} lines={shown.lines} domain={spec.domain} dots={spec.kind === 'eval'} title={spec.title} valueTitle={spec.axis ?? metricWords(spec.metrics[0])} stepTitle={stepTitle} length={runLength(runs, at)} marks={marks} />
         )}
       </div>
       <details className="metric-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>

@@ -73,6 +73,8 @@ function MetricPlot({
   title,
   valueTitle,
   stepTitle = 'step',
+  length,
+  marks = [],
 }: {
   rows: Row[];
   lines: PlotLine[];
@@ -82,6 +84,10 @@ function MetricPlot({
   valueTitle: string;
   /** What the x-axis counts (ChartSpec.stepAxis): "step", or "round" where a lab counts rounds. */
   stepTitle?: string;
+  /** Where the runs end (their max_steps on this axis): the axis ends there, not at the next round number. */
+  length?: number;
+  /** Steps where something changes for every run (the vision lab's switch from SFT to GRPO), drawn as dashed lines. */
+  marks?: readonly { step: number; label: string }[];
 }) {
   const { ref, width } = useWidth();
   const [hover, setHover] = useState<number | null>(null);
@@ -101,7 +107,8 @@ function MetricPlot({
   const tickLabels = axis.ticks.map((t) => t.toFixed(axis.decimals));
   // As wide as the longest label needs (0.5 or 400000), so that labels never run into the axis title.
   const left = AXIS_TITLE_WIDTH + Math.max(3, ...tickLabels.map((label) => label.length)) * DIGIT_WIDTH + 8;
-  const end = axisEnd(rows.at(-1)?.step ?? 1);
+  const lastStep = rows.at(-1)?.step ?? 1;
+  const end = length !== undefined && length >= lastStep && length > 0 ? length : axisEnd(lastStep);
   const xTicks = stepTicks(end);
   const plotWidth = Math.max(1, width - left - MARGIN.right);
   const plotHeight = PLOT_HEIGHT - MARGIN.top - MARGIN.bottom;
@@ -156,6 +163,16 @@ function MetricPlot({
                 : null}
             </g>
           ))}
+          {marks
+            .filter((m) => m.step > 0 && m.step < end)
+            .map((m) => (
+              <g key={`m${m.step}`} className="plot-mark">
+                <line x1={x(m.step)} x2={x(m.step)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} />
+                <text x={x(m.step) + 3} y={MARGIN.top + 10}>
+                  {m.label}
+                </text>
+              </g>
+            ))}
           {hovered ? <line className="plot-cursor" x1={x(hovered.step)} x2={x(hovered.step)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} aria-hidden="true" /> : null}
         </svg>
       ) : null}

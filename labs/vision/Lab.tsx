@@ -6,6 +6,8 @@ import { VisionViewer } from './VisionViewer';
 
 /** The GRPO phase starts after sft_steps steps of SFT: its charts say so until then. */
 const GRPO_PHASE = (settings: Settings) => ({ step: Number(settings.sft_steps) + 1, phase: 'GRPO phase' });
+/** Where SFT ends and GRPO begins, marked on the charts that span both phases. */
+const SFT_END = (settings: Settings) => [{ step: Number(settings.sft_steps), label: 'GRPO starts' }];
 
 const VISION_LAB: LabDefinition<'vision'> = {
   slug: 'vision',
@@ -17,7 +19,7 @@ const VISION_LAB: LabDefinition<'vision'> = {
   ],
   charts: [
     // One line across both phases: the SFT phase's last evaluation is where GRPO starts from.
-    { title: 'Held-out accuracy (SFT phase, then GRPO)', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1] },
+    { title: 'Held-out accuracy (SFT phase, then GRPO)', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1], marks: SFT_END },
     {
       title: 'Held-out accuracy by question',
       metrics: ['eval/accuracy_count_colour', 'eval/accuracy_count_shape', 'eval/accuracy_count_all', 'eval/accuracy_colour_at'],

@@ -27,37 +27,40 @@ function Board({ board, target }: { board: string; target: number }) {
 /** What each message value has come to mean in this step's batch: which targets it was sent for, and how often the receiver was then right. */
 function Meanings({ data }: { data: TeamSamples }) {
   if (data.blankChannel) return <p className="inspector-note">The channel is blank (no_message): every rollout&apos;s receiver sees only blanks, so no message means anything.</p>;
+  // Six columns of counts are wider than a phone: the table scrolls in its own box, as the rollouts' table does.
   return (
-    <table className="inspector-table team-meanings">
-      <caption>What each message has come to mean (this step&apos;s {data.episodes.length} rollouts)</caption>
-      <thead>
-        <tr>
-          <th scope="col">message</th>
-          {Array.from({ length: BOARD_SIZE }, (_, t) => (
-            <th key={t} scope="col">sent for position {t}</th>
-          ))}
-          <th scope="col">receiver right after it</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.meanings.map((m) => {
-          const total = m.targets.reduce((a, b) => a + b, 0);
-          return (
-            <tr key={m.message}>
-              <th scope="row">
-                <code className="team-message">{m.message === '' ? '(empty)' : m.message}</code>
-              </th>
-              {m.targets.map((c, t) => (
-                <td key={t} className={c === Math.max(...m.targets) && c > 0 ? 'team-meaning-top' : undefined}>
-                  {c > 0 ? `${c} (${Math.round((100 * c) / total)}%)` : ''}
-                </td>
-              ))}
-              <td>{Math.round(100 * m.accuracy)}%</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="inspector-scroll">
+      <table className="inspector-table team-meanings">
+        <caption>What each message has come to mean (this step&apos;s {data.episodes.length} rollouts)</caption>
+        <thead>
+          <tr>
+            <th scope="col">message</th>
+            {Array.from({ length: BOARD_SIZE }, (_, t) => (
+              <th key={t} scope="col">sent for position {t}</th>
+            ))}
+            <th scope="col">receiver right after it</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.meanings.map((m) => {
+            const total = m.targets.reduce((a, b) => a + b, 0);
+            return (
+              <tr key={m.message}>
+                <th scope="row">
+                  <code className="team-message">{m.message === '' ? '(empty)' : m.message}</code>
+                </th>
+                {m.targets.map((c, t) => (
+                  <td key={t} className={c === Math.max(...m.targets) && c > 0 ? 'team-meaning-top' : undefined}>
+                    {c > 0 ? `${c} (${Math.round((100 * c) / total)}%)` : ''}
+                  </td>
+                ))}
+                <td>{Math.round(100 * m.accuracy)}%</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

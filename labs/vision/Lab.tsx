@@ -1,7 +1,9 @@
 'use client';
 
 import { LabShell, type LabDefinition } from '../shell/LabShell';
+import { COUNTING_KINDS, MIXED_KINDS, VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
 import type { Settings } from '@/ui/settings';
+import { metricWords } from '../shell/metricWords';
 import { VisionViewer } from './VisionViewer';
 
 /** The GRPO phase starts after sft_steps steps of SFT: its charts say so until then. */
@@ -22,10 +24,12 @@ const VISION_LAB: LabDefinition<'vision'> = {
     { title: 'Held-out accuracy (SFT phase, then GRPO)', metrics: ['eval/accuracy'], kind: 'eval', domain: [0, 1], marks: SFT_END },
     {
       title: 'Held-out accuracy by question',
-      metrics: ['eval/accuracy_count_colour', 'eval/accuracy_count_shape', 'eval/accuracy_count_all', 'eval/accuracy_colour_at'],
+      metrics: VISION_QUESTION_KINDS.map((kind) => `eval/accuracy_${kind}`),
       axis: 'share right',
       kind: 'eval',
       domain: [0, 1],
+      // Only the kinds the run asks: the default asks no "how many shapes", the counting preset no "colour at a cell".
+      seriesOf: (settings) => (settings.questions === 'counting' ? COUNTING_KINDS : MIXED_KINDS).map((kind) => `eval/accuracy_${kind}`),
     },
     // Each phase's loss on its own axis: SFT's cross-entropy runs 0–3, GRPO's loss stays near 0 and would be a flat line beside it.
     { title: 'SFT phase: loss (cross-entropy)', metrics: ['sft/loss'], axis: 'cross-entropy', kind: 'train' },
@@ -42,8 +46,9 @@ const VISION_LAB: LabDefinition<'vision'> = {
     presets: ['default', 'text_only'],
     columns: [
       { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
-      { label: 'counting a colour', metric: 'eval/accuracy_count_colour', read: 'final', percent: true },
-      { label: 'colour at a cell', metric: 'eval/accuracy_colour_at', read: 'final', percent: true },
+      // Named as the charts' legends name them (metricWords).
+      { label: metricWords('eval/accuracy_count_colour'), metric: 'eval/accuracy_count_colour', read: 'final', percent: true },
+      { label: metricWords('eval/accuracy_colour_at'), metric: 'eval/accuracy_colour_at', read: 'final', percent: true },
       { label: 'mean reward', metric: 'reward', read: 'recent' },
     ],
   },

@@ -5,9 +5,10 @@
  * default path (GPU backends not timed, wasm kept) is in grpo-lab.spec.ts; the decision's rules in choice.test.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { stepIn } from './status';
 
 const status = (page: Page) => page.locator('.lab-status');
-const stepOf = async (page: Page) => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
+const stepOf = async (page: Page) => stepIn(await status(page).textContent());
 const probeWith = (page: Page, knobs: object) => page.addInitScript((value) => window.localStorage.setItem('arl:backend-probe', value), JSON.stringify(knobs));
 
 test.describe('backend chosen by measurement', () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { stepIn } from './status';
 import { labSettled } from './boot';
 
 const status = (page: Page) => page.locator('.lab-status');
-const stepOf = async (page: Page) => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
+const stepOf = async (page: Page) => stepIn(await status(page).textContent());
 const rewardChart = (page: Page) => page.getByRole('figure', { name: 'Reward (mean and std)' });
 
 test.describe('GRPO lab', () => {

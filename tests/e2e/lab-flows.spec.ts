@@ -5,6 +5,7 @@
  * Playwright dismisses those, as a reader who misses one would.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { stepIn } from './status';
 import { goLive, labSettled } from './boot';
 
 const status = (page: Page) => page.locator('.lab-status');
@@ -92,9 +93,9 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page)).toContainText('paused');
   await expect(nextRun(page)).toHaveCount(0);
-  const paused = Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]);
+  const paused = stepIn(await status(page).textContent());
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect.poll(async () => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]), { timeout: 30_000 }).toBeGreaterThan(paused);
+  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: 30_000 }).toBeGreaterThan(paused);
 });
 
 test('GRPO lab: train → reset → compare asks in the page, then runs the comparison; compare → pick → train', async ({ page }) => {

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { stepIn } from './status';
 import { labs } from '@/content/labs';
 import { labSettled } from './boot';
 
@@ -58,14 +59,14 @@ test('GRPO lab: a long run estimates its time left; paused, it reads Resume and 
   await expect(status(page)).not.toContainText('left');
   await expect(page.getByRole('button', { name: 'Resume' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'Train' })).toHaveCount(0);
-  const paused = Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]);
+  const paused = stepIn(await status(page).textContent());
 
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect.poll(async () => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]), { timeout: 30_000 }).toBeGreaterThan(paused);
+  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: 30_000 }).toBeGreaterThan(paused);
   await expect(status(page)).toContainText(/training · (about .+|a few seconds) left/);
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page)).toContainText('paused');
-  const steps = Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1]);
+  const steps = stepIn(await status(page).textContent());
 
   // Reset puts the run on the charts; until a new run begins, it is the run "Export run" writes.
   await page.getByRole('button', { name: 'Reset' }).click();

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
+import { stepIn } from './status';
 
 const status = (page: Page) => page.locator('.lab-status');
-const stepOf = async (page: Page) => Number(/step (\d+)/.exec((await status(page).textContent()) ?? '')?.[1] ?? -1);
+const stepOf = async (page: Page) => stepIn(await status(page).textContent());
 
 const LABS = [
   { slug: 'ppo', chart: 'Episode return', inspector: 'The policy in the grid', setting: 'cliprange', value: '0.1' },

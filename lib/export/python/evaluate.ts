@@ -102,7 +102,11 @@ ${
         "format": sum(r["format"] for r in rows) / n,
         "call_rate": sum(r["calls"] > 0 for r in rows) / n,
     }
-    print(json.dumps(summary))
+${SAVE_EVAL_SUMMARY_PY}`;
+}
+
+/** The end of every eval.py: print the summary, write it with the per-problem rows to eval-<model>.json, run main. */
+export const SAVE_EVAL_SUMMARY_PY = `    print(json.dumps(summary))
     name = args.model.rstrip("/").split("/")[-1]
     with open(f"eval-{name}.json", "w") as f:
         json.dump({**summary, "rows": rows}, f, indent=1)
@@ -111,4 +115,3 @@ ${
 if __name__ == "__main__":
     main()
 `;
-}

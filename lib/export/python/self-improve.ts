@@ -6,6 +6,7 @@
 import { MICRO_BATCH_CAP, REAL_MAX_LENGTH } from '../mapping';
 import { kwargLines, type Py } from '../py';
 import type { SelfImprovePlan } from '../self-improve';
+import { SAVE_EVAL_SUMMARY_PY } from './evaluate';
 import { constantsIn } from './self-improve-common';
 
 const I = '        ';
@@ -293,13 +294,5 @@ def main():
     model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.bfloat16, device_map="auto")
     metrics, rows = evaluate(model, tokenizer, args.limit, args.max_new_tokens, args.batch_size)
     summary = {"model": args.model, "problems": len(rows), **metrics, "format": sum(r["format"] for r in rows) / max(1, len(rows))}
-    print(json.dumps(summary))
-    name = args.model.rstrip("/").split("/")[-1]
-    with open(f"eval-{name}.json", "w") as f:
-        json.dump({**summary, "rows": rows}, f, indent=1)
-
-
-if __name__ == "__main__":
-    main()
-`;
+${SAVE_EVAL_SUMMARY_PY}`;
 }

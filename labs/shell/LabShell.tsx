@@ -92,7 +92,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
 
   const live = status.state === 'running' || status.state === 'paused' ? status.state : undefined;
   const current = { ...runs.run, history: status.history, live };
-  const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])], definition.stepWord);
+  const chartRuns = labelRuns(schema, [...savedRuns.saved, ...(status.history.length ? [current] : [])], definition.stepWord, definition.stepAxis !== undefined);
   // While a run trains, starts or a sweep goes on, what the next run takes (reward, data, a sweep) stays as it is.
   const busy = runs.starting || Boolean(sweep?.running) || status.state === 'running';
 
@@ -120,7 +120,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         onPreset={choosePreset}
         onBackend={chooseBackend}
       />
-      <LabStatus status={status} evalMetric={evalMetric} stepWord={definition.stepWord} nextTotal={Number(settings.max_steps)} />
+      <LabStatus status={status} evalMetric={evalMetric} stepWord={definition.stepWord} countDone={definition.stepAxis !== undefined} nextTotal={Number(settings.max_steps)} />
       {runs.nextRun ? <p className="lab-notice lab-next-run">{runs.nextRun}</p> : null}
       {notices.map((n) => (
         <p key={n} className="lab-notice">

@@ -16,6 +16,7 @@ export function LabStatus({
   status,
   evalMetric,
   stepWord = 'step',
+  countDone = false,
   nextTotal,
 }: {
   status: Pick<LabWorkerState<never>, 'state' | 'backend' | 'fallbacks' | 'sampler' | 'history' | 'error' | 'probe' | 'switched' | 'total' | 'stepTimes' | 'elapsedMs' | 'pausing'> & {
@@ -25,6 +26,8 @@ export function LabStatus({
   nextTotal?: number;
   /** What one step is called in this lab ("round" where a step is a self-improvement round). */
   stepWord?: string;
+  /** Count the steps done ("2 of 6 rounds done") where the lab numbers them from 0 (LabDefinition.stepAxis). */
+  countDone?: boolean;
   /** The lab's evaluation metric: its name in the history, its label, and whether it reads as a percentage. */
   evalMetric: [name: string, label: string, percent: boolean];
 }) {
@@ -49,7 +52,7 @@ export function LabStatus({
     <>
       <p role="status" className="lab-status">
         {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} ·{' '}
-        {positionWords(stepWord, steps.length, total)}
+        {positionWords(stepWord, steps.length, total, countDone)}
         {speed !== null ? ` · ${speed}` : ''} · {stateWord}
         {msLeft !== null ? ` · ${timeLeftWords(msLeft)}` : ''}
         {status.phase && status.state === 'running' ? ` · now: ${status.phase}` : ''}

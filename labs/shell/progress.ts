@@ -39,8 +39,16 @@ export class RunClock {
   }
 }
 
-/** "step 845 of 1,600", "round 2 of 6"; without a known total, just the count. */
-export function positionWords(unit: string, done: number, total: number | null): string {
+/**
+ * "step 845 of 1,600"; without a known total, just the count. Where the lab numbers its steps from 0 (the
+ * self-improvement rounds, whose charts start at round 0), an index would disagree with the charts by one, so the
+ * position is a count of what is done: "2 of 6 rounds done" while round 2 runs, "6 of 6 rounds done" after round 5.
+ */
+export function positionWords(unit: string, done: number, total: number | null, countDone = false): string {
+  if (countDone) {
+    const units = `${unit}${(total ?? done) === 1 ? '' : 's'}`;
+    return total === null ? `${formatCount(done)} ${units} done` : `${formatCount(done)} of ${formatCount(total)} ${units} done`;
+  }
   return total === null ? `${unit} ${formatCount(done)}` : `${unit} ${formatCount(done)} of ${formatCount(total)}`;
 }
 

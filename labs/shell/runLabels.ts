@@ -17,12 +17,14 @@ export interface UnlabelledRun {
  * ", paused at step 12 of 60" for a run that ended (or waits) before its last step, so a short line on the charts is
  * not read as a finished run; nothing for a finished run or one still training.
  */
-function unfinishedNote(run: UnlabelledRun, stepWord: string): string {
+function unfinishedNote(run: UnlabelledRun, stepWord: string, countDone: boolean): string {
   if (run.live === 'running') return '';
   const done = run.history.filter((l) => l.kind === 'train').length;
   const total = Number(run.settings.max_steps);
   if (!Number.isInteger(total) || done >= total) return '';
-  return `, ${run.live === 'paused' ? 'paused' : 'stopped'} at ${positionWords(stepWord, done, total)}`;
+  return countDone
+    ? `, ${run.live === 'paused' ? 'paused' : 'stopped'} with ${positionWords(stepWord, done, total, true)}`
+    : `, ${run.live === 'paused' ? 'paused' : 'stopped'} at ${positionWords(stepWord, done, total)}`;
 }
 
 /**
@@ -30,11 +32,11 @@ function unfinishedNote(run: UnlabelledRun, stepWord: string): string {
  * comparison by their preset; others by the settings that differ between them. A run that has not reached its last
  * step says where it stopped or paused, counted in `stepWord`s.
  */
-export function labelRuns(schema: Schema, runs: UnlabelledRun[], stepWord = 'step'): ChartRun[] {
+export function labelRuns(schema: Schema, runs: UnlabelledRun[], stepWord = 'step', countDone = false): ChartRun[] {
   const byPreset = runs.every((r) => r.preset) && new Set(runs.map((r) => r.preset)).size === runs.length;
   return runs.map((run, i) => ({
     history: run.history,
     settings: run.settings,
-    label: `run ${i + 1}${runs.length > 1 ? ` (${byPreset ? run.preset : describeDifferences(schema, run.settings, runs.filter((o) => o !== run).map((o) => o.settings))})` : ''}${unfinishedNote(run, stepWord)}`,
+    label: `run ${i + 1}${runs.length > 1 ? ` (${byPreset ? run.preset : describeDifferences(schema, run.settings, runs.filter((o) => o !== run).map((o) => o.settings))})` : ''}${unfinishedNote(run, stepWord, countDone)}`,
   }));
 }

@@ -13,14 +13,14 @@ import { labSettled } from './boot';
 const status = (page: Page) => page.locator('.lab-status');
 
 /** Each lab's shortest sensible run, as its own spec links it (a few steps, small groups), and what it counts. */
-const SHORT_RUNS: Record<string, { link: string; unit?: string }> = {
+const SHORT_RUNS: Record<string, { link: string; countsRounds?: true }> = {
   agent: { link: 'max_steps=2&eval_steps=2' },
   lora: { link: 'max_steps=2' },
   grpo: { link: 'max_steps=2' },
   ppo: { link: 'max_steps=2' },
   dpo: { link: 'max_steps=2' },
   // Two rounds: round 0 on the demonstrations, then one round of sampling, filtering and fine-tuning.
-  'self-improve': { link: 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=2', unit: 'round' },
+  'self-improve': { link: 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=2', countsRounds: true },
   team: { link: 'max_steps=2' },
   vision: { link: 'max_steps=3&sft_steps=2&sft_batch_size=8&num_generations=2&per_device_train_batch_size=4&eval_steps=3&eval_samples=10' },
 };
@@ -30,16 +30,17 @@ for (const lab of labs) {
     const run = SHORT_RUNS[lab.slug];
     expect(run, `${lab.slug} has no short run in this spec: add one, so its status is checked`).toBeDefined();
     const total = Number(new URLSearchParams(run.link).get('max_steps'));
-    const unit = run.unit ?? 'step';
+    // Where the charts number rounds from 0, the status counts rounds done instead of naming one.
+    const position = (done: string) => (run.countsRounds ? `${done} of ${total} rounds done` : `step ${done} of ${total}`);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`/labs/${lab.slug}/?${run.link}`);
     await labSettled(page);
     // Before a run: what Train will run.
-    await expect(status(page)).toContainText(`${unit} 0 of ${total} · ready`);
+    await expect(status(page)).toContainText(`${position('0')} · ready`);
     await page.getByRole('button', { name: 'Train' }).click();
-    await expect(status(page)).toContainText(new RegExp(`${unit} \\d+ of ${total} .*training`));
-    await expect(status(page)).toContainText(new RegExp(`${unit} ${total} of ${total} .*finished in (\\d+\\.\\d s|(\\d+ min )?\\d+ s|\\d+ min)`), { timeout: 90_000 });
+    await expect(status(page)).toContainText(new RegExp(`${position('\\d+')} .*training`));
+    await expect(status(page)).toContainText(new RegExp(`${position(String(total))} .*finished in (\\d+\\.\\d s|(\\d+ min )?\\d+ s|\\d+ min)`), { timeout: 90_000 });
     // A finished run has no time left to estimate.
     await expect(status(page)).not.toContainText('left');
     expect(errors).toEqual([]);

@@ -111,7 +111,7 @@ for (const { slug, query } of RUNS) {
 
     await page.getByRole('button', { name: 'Train' }).click();
     // A first step (or round) is done: its samples are in the viewers.
-    await expect(status).toContainText(/\b(step|round) [1-9]/, { timeout: 90_000 });
+    await expect(status).toContainText(/\bstep [1-9]|\b[1-9]\d* of \d+ rounds done/, { timeout: 90_000 });
     await expectNoSidewaysScroll(page, 'during the run');
 
     await expect(status).toContainText('finished', { timeout: 90_000 });

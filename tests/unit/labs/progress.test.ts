@@ -8,6 +8,9 @@ describe('positionWords: where the run stands, out of its total', () => {
   it('counts steps or rounds out of the run’s length, with the site’s thousands separators', () => {
     expect(positionWords('step', 845, 1600)).toBe('step 845 of 1,600');
     expect(positionWords('round', 2, 6)).toBe('round 2 of 6');
+    expect(positionWords('round', 2, 6, true)).toBe('2 of 6 rounds done');
+    expect(positionWords('round', 1, 1, true)).toBe('1 of 1 round done');
+    expect(positionWords('round', 3, null, true)).toBe('3 rounds done');
     expect(positionWords('step', 12_345, 100_000)).toBe('step 12,345 of 100,000');
   });
 

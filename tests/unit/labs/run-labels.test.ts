@@ -28,5 +28,6 @@ describe('labelRuns: a run that has not reached its last step says so', () => {
 
   it('counts in the lab’s own unit', () => {
     expect(labelRuns(schema, [{ settings: { ...settings, max_steps: 6 }, history: steps(2), live: 'paused' }], 'round')[0].label).toBe('run 1, paused at round 2 of 6');
+    expect(labelRuns(schema, [{ settings: { ...settings, max_steps: 6 }, history: steps(2), live: 'paused' }], 'round', true)[0].label).toBe('run 1, paused with 2 of 6 rounds done');
   });
 });

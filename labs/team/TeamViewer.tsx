@@ -31,7 +31,11 @@ function Meanings({ data }: { data: TeamSamples }) {
   return (
     <div className="inspector-scroll">
       <table className="inspector-table team-meanings">
-        <caption>What each message has come to mean (this step&apos;s {data.episodes.length} rollouts)</caption>
+        <caption>
+          What each message has come to mean in this step&apos;s {data.episodes.length} sampled rollouts, most sent first. Positions count from 0, left to
+          right on the board. Sampling still tries rare messages, so the table lists more messages than the held-out chart counts: those come from
+          greedy answers, one per board.
+        </caption>
         <thead>
           <tr>
             <th scope="col">message</th>

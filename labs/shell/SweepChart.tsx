@@ -2,7 +2,7 @@
 
 import type { FieldValue } from '@/lib/train/config';
 import type { SweepAxis, SweepGroup } from '@/lib/train/sweep';
-import { formatValue } from './format';
+import { valueAxis } from './format';
 
 const COLOURS = ['#0b5cad', '#b86e00', '#1f7a3a', '#b3261e', '#6b3fa0', '#00838f'];
 const W = 560;
@@ -19,13 +19,12 @@ export function SweepChart({ axes, groups, metric }: { axes: SweepAxis[]; groups
   const seriesValues: (FieldValue | null)[] = axes[1] ? axes[1].values : [null];
   const values = groups.flatMap((g) => g.points.map((p) => p.value)).filter(Number.isFinite);
   if (values.length === 0) return null;
-  let [lo, hi] = [Math.min(...values), Math.max(...values)];
-  if (hi - lo < 1e-9) [lo, hi] = [lo - 0.5, hi + 0.5];
-  const margin = (hi - lo) * 0.08;
-  [lo, hi] = [lo - margin, hi + margin];
+  // The live charts' value axis: round ticks with one number of decimals, and a flat sweep (every run at 1.0) gets an
+  // axis around its value whose labels still differ (0.95, 1.00, 1.05), not 1.00/1.29/1.58 from an arbitrary pad.
+  const { ticks, decimals } = valueAxis(Math.min(...values), Math.max(...values));
+  const [lo, hi] = [ticks[0], ticks.at(-1)!];
   const x = (i: number) => PAD.left + (xs.length === 1 ? 0.5 : i / (xs.length - 1)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - lo) / (hi - lo)) * (H - PAD.top - PAD.bottom);
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => lo + t * (hi - lo));
   const groupAt = (xi: number, s: FieldValue | null) => groups.find((g) => g.values[0] === xs[xi] && (s === null || g.values[1] === s));
   const label = `${metric} at the end of each run against ${axes[0].field}${axes[1] ? `, one line per ${axes[1].field}` : ''}: each seed a point, the mean over seeds a line`;
 
@@ -36,7 +35,7 @@ export function SweepChart({ axes, groups, metric }: { axes: SweepAxis[]; groups
           <g key={t}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="var(--border)" strokeDasharray="3 3" />
             <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize="11" fill="var(--fg-muted)">
-              {formatValue(t)}
+              {t.toFixed(decimals)}
             </text>
           </g>
         ))}

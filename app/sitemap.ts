@@ -1,25 +1,9 @@
 import type { MetadataRoute } from 'next';
-import { labs } from '@/content/labs';
-import { getChapters } from '@/lib/content/chapters';
+import { sitemapFor } from '@/lib/content/site-pages';
 
 export const dynamic = 'force-static';
 
-/** Absolute URLs need the deployed origin: set SITE_URL when building for a real host. */
-const origin = (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-
 export default function sitemap(): MetadataRoute.Sitemap {
-  return [
-    { url: `${origin}/` },
-    ...getChapters().map((c) => ({ url: `${origin}/chapters/${c.slug}/` })),
-    { url: `${origin}/path/` },
-    { url: `${origin}/exercises/` },
-    { url: `${origin}/labs/` },
-    ...labs.map((lab) => ({ url: `${origin}/labs/${lab.slug}/` })),
-    { url: `${origin}/search/` },
-    { url: `${origin}/notation/` },
-    { url: `${origin}/glossary/` },
-    { url: `${origin}/references/` },
-    { url: `${origin}/teach/` },
-    { url: `${origin}/teach/grade/` },
-  ];
+  if (!process.env.SITE_URL) console.warn('sitemap.xml is written empty: set SITE_URL=https://your.host when building for a real host, so it can list the pages.');
+  return sitemapFor(process.env.SITE_URL);
 }

@@ -7,7 +7,8 @@ import { findChromium } from './chromium.mjs';
 fs.mkdirSync('.tmp', { recursive: true });
 const VITEST_JSON = '.tmp/vitest-results.json';
 const PLAYWRIGHT_JSON = '.tmp/playwright-results.json';
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON };
+// The build's sitemap lists every page (the e2e tests walk it) only with an origin: the local server's, unless one is set.
+const env = { SITE_URL: 'http://localhost:3000', ...process.env, NEXT_TELEMETRY_DISABLED: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON };
 
 function run(command, args, label) {
   console.log(`\n▶ ${label}`);

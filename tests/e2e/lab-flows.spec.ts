@@ -126,6 +126,18 @@ test('GRPO lab: train → reset → compare asks in the page, then runs the comp
   await expect(firstChart(page)).toContainText('(default)');
 });
 
+test('the learning path open in another tab shows a lab run finished in this one, without a reload', async ({ page, context }) => {
+  await page.goto('/path/');
+  await goLive(page);
+  await expect(page.locator('#foundation').getByText(/0 of 3 labs trained/)).toBeVisible();
+  const lab = await context.newPage();
+  await lab.goto('/labs/grpo/?max_steps=2');
+  await labSettled(lab);
+  await trainToTheEnd(lab, 2);
+  await lab.close();
+  await expect(page.locator('#foundation').getByText(/1 of 3 labs trained/)).toBeVisible();
+});
+
 test('a run trained to the end marks the lab trained on the learning path, which says what to do next', async ({ page }) => {
   await page.goto('/path/');
   await goLive(page);

@@ -197,3 +197,21 @@ describe('stored progress validation', () => {
     expect(parseStoredProgress(valid, PROGRESS_VERSION + 1)).toEqual({ chapters: {}, quizzes: {} });
   });
 });
+
+describe('progress made in another tab', () => {
+  it('reaches a page already open when it reads storage again (what its storage and pageshow listeners do)', async () => {
+    const storage = new MemoryStorage();
+    const path = await storeOn(storage); // /path/, open in one tab
+    const lab = await storeOn(storage); // a lab, trained to the end in another
+    let heard = 0;
+    path.subscribe(() => (heard += 1));
+    lab.getState().finishLab('vision', 'default', 9);
+    expect(path.getState().labs?.vision).toBeUndefined();
+    await path.persist.rehydrate();
+    expect(path.getState().labs?.vision).toEqual({ finishedAt: 9, presets: ['default'] });
+    expect(heard).toBeGreaterThan(0);
+    // And what that page records afterwards keeps the other tab's progress.
+    path.getState().finishLab('grpo', 'default', 10);
+    expect(Object.keys((await storeOn(storage)).getState().labs ?? {}).sort()).toEqual(['grpo', 'vision']);
+  });
+});

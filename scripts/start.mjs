@@ -4,7 +4,9 @@ import fs from 'node:fs';
 
 if (!fs.existsSync('out/index.html')) {
   console.log('No build in out/ yet: running "npm run build" first (about a minute).');
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  // Built to be served here: the sitemap lists the pages at this server's origin, unless SITE_URL names another.
+  const env = { SITE_URL: `http://localhost:${process.env.PORT ?? 3000}`, ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 await import('./serve.mjs');

@@ -1,7 +1,8 @@
 'use client';
 
 import { memo, useEffect, useRef, useState, type PointerEvent } from 'react';
-import { axisEnd, formatValue, stepTicks, valueAxis } from './format';
+import { axisEnd, stepTicks, valueAxis } from '@/ui/ticks';
+import { formatValue } from './format';
 
 export interface PlotLine {
   dataKey: string;

@@ -2,7 +2,7 @@
 
 import type { FieldValue } from '@/lib/train/config';
 import type { SweepAxis, SweepGroup } from '@/lib/train/sweep';
-import { valueAxis } from './format';
+import { valueAxis } from '@/ui/ticks';
 
 const COLOURS = ['#0b5cad', '#b86e00', '#1f7a3a', '#b3261e', '#6b3fa0', '#00838f'];
 const W = 560;

@@ -4,6 +4,7 @@
  * drawn is a number of the recorded file. No tfjs, no charting library: the page prints it as SVG.
  */
 import type { HomeRun } from '@/content/recorded-runs';
+import { valueAxis } from '@/ui/ticks';
 
 export const CHART = { width: 640, height: 300, left: 52, right: 16, top: 16, bottom: 46 } as const;
 
@@ -31,12 +32,6 @@ export interface RunChartModel {
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 
-function niceStep(span: number, target: number): number {
-  const raw = span / target;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-}
-
 export function runChartModel(run: HomeRun): RunChartModel {
   const { width, height, left, right, top, bottom } = CHART;
   const series = (kind: 'train' | 'eval', metric: string): [number, number][] =>
@@ -45,20 +40,17 @@ export function runChartModel(run: HomeRun): RunChartModel {
   const reward = series('train', 'reward');
   const maxStep = Number(run.config.max_steps);
   const peak = Math.max(...accuracy.map(([, v]) => v), ...reward.map(([, v]) => v));
-  const yStep = niceStep(peak, 4);
-  const yMax = Math.ceil(peak / yStep - 1e-9) * yStep;
+  const yAxis = valueAxis(0, peak, 4).ticks;
+  const yMax = yAxis.at(-1)!;
   const x = (step: number) => left + (step / maxStep) * (width - left - right);
   const y = (value: number) => top + (1 - value / yMax) * (height - top - bottom);
   const draw = (name: string, metric: string, values: [number, number][]): Series => {
     const points = values.map(([s, v]): [number, number] => [Number(x(s).toFixed(1)), Number(y(v).toFixed(1))]);
     return { name, metric, values, points, path: points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${px} ${py}`).join(' ') };
   };
-  const xStep = niceStep(maxStep, 6);
-  const xTicks = Array.from({ length: Math.floor(maxStep / xStep) + 1 }, (_, i) => ({ value: i * xStep, x: x(i * xStep) }));
-  const yTicks = Array.from({ length: Math.round(yMax / yStep) + 1 }, (_, i) => {
-    const value = Number((i * yStep).toPrecision(6));
-    return { value, y: y(value) };
-  });
+  // The step axis ends at the run's last step: only the ticks inside it.
+  const xTicks = valueAxis(0, maxStep, 6).ticks.filter((t) => t <= maxStep).map((value) => ({ value, x: x(value) }));
+  const yTicks = yAxis.map((value) => ({ value, y: y(value) }));
   const [first, last] = [accuracy[0], accuracy[accuracy.length - 1]];
   const best = accuracy.reduce((a, b) => (b[1] > a[1] ? b : a));
   const description =

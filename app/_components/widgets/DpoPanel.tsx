@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { hingeKink, ipoTarget, niceTicks, num, Z_MAX, type DpoCurve, type DpoPoint, type LossType } from './dpo-loss';
+import { valueAxis } from '@/ui/ticks';
+import { hingeKink, ipoTarget, num, Z_MAX, type DpoCurve, type DpoPoint, type LossType } from './dpo-loss';
 
 // Plot geometry in SVG user units; the SVG scales to its container.
 const W = 320;
@@ -34,7 +35,7 @@ export function DpoPanel({ kind, curves, points, z, beta }: Props) {
   let hi = Math.max(...ys);
   if (hi - lo < 1e-6) hi = lo + 1;
   const pad = (hi - lo) * 0.04;
-  const ticks = niceTicks(lo - (lo < 0 ? pad : 0), hi + pad);
+  const { ticks } = valueAxis(lo - (lo < 0 ? pad : 0), hi + pad, 5);
   lo = Math.min(lo, ticks[0]);
   hi = Math.max(hi + pad, ticks[ticks.length - 1]);
   const x = (v: number) => M.l + ((v + Z_MAX) / (2 * Z_MAX)) * (W - M.l - M.r);

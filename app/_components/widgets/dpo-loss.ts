@@ -113,17 +113,6 @@ export async function dpoSnapshot(face: NumericFace, params: DpoParams, z: numbe
   return { params, z, curves, points };
 }
 
-/** About five round tick values covering [lo, hi]. */
-export function niceTicks(lo: number, hi: number, target = 5): number[] {
-  if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / target;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const out: number[] = [];
-  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-  return out;
-}
-
 /** 4 decimals (β can make weights as small as 0.005), fewer for large values, a real minus sign, no "−0.0000". */
 export function num(x: number): string {
   const a = Math.abs(x);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { axisEnd, formatValue, stepTicks, valueAxis } from '@/labs/shell/format';
+import { formatValue } from '@/labs/shell/format';
+import { axisEnd, stepTicks, valueAxis } from '@/ui/ticks';
 
 describe('how the lab charts print values and lay out their step axis', () => {
   it('prints whole numbers from 100, two decimals from 1, three significant digits below', () => {

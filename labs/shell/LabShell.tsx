@@ -14,6 +14,7 @@ import { ExportForTrl } from './ExportForTrl';
 import type { LabDefinition } from './labDefinition';
 import { LabStatus } from './LabStatus';
 import { LabToolbar } from './LabToolbar';
+import { chartsInView } from './chartsInView';
 import { MetricChart } from './MetricChart';
 import { RewardPanel } from './RewardPanel';
 import { labelRuns } from './runLabels';
@@ -130,7 +131,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       <p className="lab-preset-note">{ownEntry(presets, preset)?.description}</p>
 
       <div className="lab-charts">
-        {charts.map((spec) => (
+        {chartsInView(charts, settings, chartRuns).map((spec) => (
           <MetricChart key={spec.title} spec={spec} runs={chartRuns} />
         ))}
       </div>

@@ -3,7 +3,7 @@
  * trains). How long it trains is not written here: it is measured (content/lab-times.json, npm run record:runs).
  */
 export const labTeaches: Record<string, string> = {
-  agent: 'Multi-turn rollouts with a tool, which tokens are trained on (the model’s, not the tool’s), and how GRPO turns “calling helped” into a habit.',
+  agent: 'Multi-turn rollouts with a tool, which tokens are trained on (the model’s, not the tool’s), and how GRPO turns “calling helped” into a habit; with the memory presets, writing a fact down before the attention window drops it; with reflect, what a second try after “wrong” is worth.',
   lora: 'Low-rank adaptation against full fine-tuning: trainable parameters, optimiser memory, forgetting, the rank of an update, merging.',
   grpo: 'Group-relative advantages from a verifiable reward, the clipped objective, and reading reward, KL and held-out accuracy as a run goes.',
   ppo: 'An actor-critic with GAE and the clipped surrogate, and what breaks without the clip or with too high a learning rate.',

@@ -6,9 +6,13 @@
  * every page that lists the labs). Its trainer (schema, presets, checkpoint) comes from lib/spec/registry.ts.
  */
 import type { TrainerName } from '@/lib/spec/registry';
+import type { LabVariant } from './lab-variants';
+
+export type { LabFace, LabVariant } from './lab-variants';
 
 export interface LabEntry {
   slug: string;
+  /** The title, summary and chapter under its presets that no variant covers (its first preset's, on every card). */
   title: string;
   summary: string;
   /** The chapter that teaches what the lab trains. */
@@ -16,6 +20,11 @@ export interface LabEntry {
   trainer: TrainerName;
   /** The presets its menu offers, the first selected at the start; by default all of its trainer's. */
   presets?: readonly string[];
+  /**
+   * Presets that train something the title does not describe, with the words their page shows instead (it follows
+   * the preset chosen in the lab's menu) and a link of their own on the lab's card.
+   */
+  variants?: readonly LabVariant[];
 }
 
 export const labs = [
@@ -25,6 +34,24 @@ export const labs = [
     summary: 'A tiny model answers 3-digit products over several turns: it may call a calculator, read its answer, then reply. GRPO teaches it to call the calculator on every problem (the episodes that call earn more), to plan two calls when a problem has two operations (multi_step), and to call again after a failed call (retry); the trajectory viewer shows every call and reply, and which tokens it is trained on.',
     chapter: 'agentic-rl',
     trainer: 'agent',
+    variants: [
+      {
+        presets: ['memory', 'memory_no_tool'],
+        title: 'An agent learns to keep facts in a memory tool',
+        summary:
+          'Two facts ("a=37 b=52") have left the model’s 12-token attention window by the time the question ("b?") comes. The policy may write "[b=52]" to a memory tool while it still sees the fact, and read "[b]" back when asked; GRPO rewards only the right answer. Watch held-out accuracy and memory use climb from a checkpoint that never uses memory, and memory_no_tool, the same window without the tool, stay at a guess. The trajectory viewer shows each write, the question and the memory’s reply.',
+        chapter: 'beyond-the-calculator',
+        section: 'memory-what-the-window-drops',
+      },
+      {
+        presets: ['reflect'],
+        title: 'An agent gets a second try after “wrong”',
+        summary:
+          'A wrong final answer gets a bare "?" from the environment and one more try; a right last answer earns 1, and each calculator call costs 0.5. Watch first-try accuracy, accuracy after the second try and the fix rate (wrong first, right second) to see which habit GRPO picks: answering first and using the verdict, or calling the calculator at once. The trajectory viewer marks the "?" and the second try.',
+        chapter: 'beyond-the-calculator',
+        section: 'reflection-trying-again-after-wrong',
+      },
+    ],
   },
   {
     slug: 'lora',
@@ -78,6 +105,9 @@ export const labs = [
     trainer: 'vision',
   },
 ] as const satisfies readonly LabEntry[];
+
+/** A link that opens a lab on one of its presets. */
+export const presetLink = (lab: LabEntry, preset: string) => `/labs/${lab.slug}/?preset=${encodeURIComponent(preset)}`;
 
 /** The lab called `slug`, or undefined. */
 export function labNamed(slug: string): LabEntry | undefined {

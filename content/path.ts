@@ -21,7 +21,7 @@ export interface Stage {
   /** Lab slugs, with what to run. */
   labs: { slug: string; task: string }[];
   exercises: ExerciseId[];
-  /** Features of the labs and the course beyond the defaults (the advanced stage's). */
+  /** Features of the labs and the course beyond the defaults (the advanced stage's; the expert stage's lab presets). */
   features: PathLink[];
 }
 
@@ -73,6 +73,17 @@ export const stages: Stage[] = [
       { slug: 'vision', task: 'Train the default preset and look where its answers attend; then compare it with text_only, the same model with no picture.' },
     ],
     exercises: exercisesOf('expert'),
-    features: [],
+    features: [
+      {
+        label: 'Memory in the agent lab',
+        href: '/labs/agent/?preset=memory',
+        task: 'Train the memory preset, then memory_no_tool: held-out accuracy with a memory tool against the attention window alone (chapter 10’s section on memory).',
+      },
+      {
+        label: 'Reflection in the agent lab',
+        href: '/labs/agent/?preset=reflect',
+        task: 'Train the reflect preset and compare first-try accuracy with the fix rate: what GRPO makes of a second try after “wrong” (chapter 10’s section on reflection).',
+      },
+    ],
   },
 ];

@@ -1,6 +1,7 @@
 'use client';
 
 import { LabShell, type LabDefinition } from '../shell/LabShell';
+import { AGENT_CHARTS } from './charts';
 import { TrajectoryViewer } from './TrajectoryViewer';
 
 const AGENT_LAB: LabDefinition<'agent'> = {
@@ -11,25 +12,12 @@ const AGENT_LAB: LabDefinition<'agent'> = {
     'tool_failure_rate', 'answer_attempts', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
     'beta', 'epsilon', 'temperature', 'loss_type', 'scale_rewards', 'max_completion_length', 'eval_steps', 'seed',
   ],
-  charts: [
-    { title: 'Held-out accuracy (all, hard products, times-table facts)', metrics: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy'], axis: 'share right', kind: 'eval', domain: [0, 1] },
-    { title: 'Held-out tool use (share of episodes that call, by kind)', metrics: ['eval/tool_call_rate_hard', 'eval/tool_call_rate_easy'], axis: 'share that call', kind: 'eval', domain: [0, 1] },
-    { title: 'Calls per episode (held-out)', metrics: ['eval/calls_per_episode'], kind: 'eval' },
-    { title: 'After a failed call: calls again, and calls again then answers right (held-out)', metrics: ['eval/retry_rate', 'eval/recovery_rate'], axis: 'share of failures', kind: 'eval', domain: [0, 1] },
-    { title: 'Memory use (held-out): wrote the asked fact, read it back and answered with it', metrics: ['eval/memory_use_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1] },
-    { title: 'Reflection (held-out): right on the first try, right after the second, and fixed by it', metrics: ['eval/first_try_accuracy', 'eval/accuracy', 'eval/fix_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1] },
-    { title: 'Reward (mean and std)', metrics: ['reward', 'reward_std'], axis: 'reward', kind: 'train' },
-    { title: 'Calls per episode, and the share that failed (training)', metrics: ['tools/call_frequency', 'tools/failure_frequency'], axis: 'per episode', kind: 'train' },
-    { title: 'Log-prob of the calculator’s tokens under the policy', metrics: ['observations/mean_logprob'], kind: 'train' },
-    { title: 'Results the model writes itself when no calculator answers', metrics: ['eval/fabricated_result_rate'], kind: 'eval', domain: [0, 1] },
-    { title: 'Episode length (tokens after the prompt)', metrics: ['completions/mean_length'], axis: 'tokens', kind: 'train' },
-    { title: 'Loss', metrics: ['loss'], kind: 'train' },
-  ],
+  charts: AGENT_CHARTS,
   inspector: { title: 'Trajectory viewer', render: (samples) => <TrajectoryViewer samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
 };
 
-/** The agent lab: GRPO on calculator episodes, TRL's names, live charts, the trajectory viewer, runs. */
+/** The agent lab: GRPO on tool-use episodes (calculator, memory, a second try), TRL's names, live charts, the trajectory viewer, runs. */
 export default function AgentLab() {
   return <LabShell lab={AGENT_LAB} />;
 }

@@ -14,11 +14,13 @@ import { ExportForTrl } from './ExportForTrl';
 import type { LabDefinition } from './labDefinition';
 import { LabStatus } from './LabStatus';
 import { LabToolbar } from './LabToolbar';
+import { chartsInView } from './chartsInView';
 import { MetricChart } from './MetricChart';
 import { RewardPanel } from './RewardPanel';
 import { labelRuns } from './runLabels';
 import { RunsPanel } from './RunsPanel';
 import { SettingsForm } from '@/ui/SettingsForm';
+import { useTellPreset } from '@/ui/labPreset';
 import { SweepPanel } from './SweepPanel';
 import { useAssignment } from './useAssignment';
 import { useLabRuns } from './useLabRuns';
@@ -43,6 +45,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const extras = useReaderExtras(trainer, Boolean(assignment.assignment), setNotices);
   const linked = useLinkedSettings(schema, presets, firstPreset, assignment, setNotices);
   const { settings, setSettings, preset, setPreset, backendChoice, setBackendChoice, settled } = linked;
+  useTellPreset(preset); // the lab's page shows the chosen preset's title, summary and chapter
   const savedRuns = useSavedRuns(trainer, schema, setNotices);
   // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
   const comparison = assignment.assignment ? undefined : definition.comparison;
@@ -130,7 +133,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       <p className="lab-preset-note">{ownEntry(presets, preset)?.description}</p>
 
       <div className="lab-charts">
-        {charts.map((spec) => (
+        {chartsInView(charts, settings, chartRuns).map((spec) => (
           <MetricChart key={spec.title} spec={spec} runs={chartRuns} />
         ))}
       </div>

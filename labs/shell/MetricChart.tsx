@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
 import type { Settings } from '@/ui/settings';
+import { drawsRun } from './chartsInView';
 import { formatValue as format } from './format';
 import MetricPlot, { type PlotLine } from './MetricPlot';
 import { metricWords } from './metricWords';
@@ -80,6 +81,11 @@ export interface ChartSpec {
    * instead of suggesting a setting is wrong.
    */
   startsAt?(settings: Settings): { step: number; phase: string };
+  /**
+   * The settings whose runs the chart is about (the agent lab's memory chart: the memory task's), where not all of
+   * them: shown only for those, and only their runs draw in it (chartsInView.ts). Default: every run's.
+   */
+  appliesTo?(settings: Settings): boolean;
   /** Steps where the run changes phase under these settings, each with a word or two, marked on the plot. */
   marks?(settings: Settings): { step: number; label: string }[];
 }
@@ -182,6 +188,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   // Each row's `step` is its place on the x-axis (a round, for a lab that counts rounds).
   const byStep = new Map<number, Record<string, number>>();
   runs.forEach((run, r) => {
+    if (!drawsRun(spec, run)) return;
     for (const point of pointsOf(run.history, spec)) {
       const x = at(point.step);
       if (x === null) continue;
@@ -198,6 +205,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   // One run: a colour per metric. Several: a colour per run, and a dash per metric. A series the run's settings cannot
   // fill (5-digit accuracy under a 3-digit target) gets no line and no legend entry; the others keep their colour.
   const lines = runs.flatMap((run, r) => {
+    if (!drawsRun(spec, run)) return [];
     const fillable = spec.seriesOf && run.settings ? new Set(spec.seriesOf(run.settings)) : null;
     return spec.metrics.flatMap((metric, m) =>
       fillable && !fillable.has(metric)
@@ -216,7 +224,7 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   const empty = data.length === 0;
   // Runs have logged, but none of this chart's metrics: a later phase has not begun, or the settings do not produce
   // them (KL at beta 0, say).
-  const logged = empty && runs.some((run) => run.history.some((line) => line.kind === spec.kind && at(line.step) !== null));
+  const logged = empty && runs.some((run) => drawsRun(spec, run) && run.history.some((line) => line.kind === spec.kind && at(line.step) !== null));
   const laterPhase = logged && spec.startsAt ? upcomingPhase(spec, runs) : null;
   const unused = logged && laterPhase === null;
   const plotRows = useStable(plotted.rows, sameRows);

@@ -27,6 +27,8 @@ export const METRIC_WORDS: Record<string, string> = {
   'eval/memory_use_rate': 'writes, reads, uses memory',
   'eval/first_try_accuracy': 'right on the first try',
   'eval/fix_rate': 'wrong, then fixed',
+  'memory/use_rate': 'used memory (sampled episodes)',
+  'reflection/fix_rate': 'wrong, then fixed (sampled episodes)',
   'eval/fabricated_result_rate': 'made-up results',
   'eval/return': 'greedy return',
   'episode/return_mean': 'mean episode return',

@@ -102,16 +102,22 @@ describe('the learning path', () => {
     const problems: string[] = [];
     for (const { href } of stages.flatMap((s) => s.features)) {
       const chapter = /^\/chapters\/([a-z0-9-]+)\/#([a-z0-9-]+)$/.exec(href);
-      const lab = /^\/labs\/([a-z0-9-]+)\/$/.exec(href);
+      const lab = /^\/labs\/([a-z0-9-]+)\/(?:\?preset=([a-z0-9_]+))?$/.exec(href);
       if (chapter) {
         const headings = (await compileChapter(chapter[1])).headings.map((h) => h.id);
         if (!headings.includes(chapter[2])) problems.push(`${href}: no such heading`);
       } else if (!lab || !labSlugs.has(lab[1])) problems.push(`${href}: not a chapter anchor or a lab`);
+      else if (lab[2]) {
+        const entry = labs.find((l) => l.slug === lab[1])!;
+        if (!labPresets(entry, trainerSettings(entry.trainer).presets).includes(lab[2])) problems.push(`${href}: the lab offers no preset ${lab[2]}`);
+      }
     }
     expect(problems).toEqual([]);
     // The advanced stage links the custom rewards, the sweeps and the TRL export.
     expect(stages[1].features.map((f) => f.href)).toEqual(
       expect.arrayContaining(['/chapters/grpo/#writing-your-own-reward', '/chapters/pipeline/#sweeps-and-seed-variance', '/chapters/pipeline/#take-it-to-a-real-gpu']),
     );
+    // The expert stage links the agent lab's chapter 10 presets, each opening its own variant of the lab's page.
+    expect(stages[2].features.map((f) => f.href)).toEqual(expect.arrayContaining(['/labs/agent/?preset=memory', '/labs/agent/?preset=reflect']));
   });
 });

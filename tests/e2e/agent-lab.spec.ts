@@ -1,8 +1,10 @@
 /**
  * The agent lab in Chromium: it trains, its charts fill, and the trajectory viewer shows which tokens are trained on,
- * the memory task's writes and reads, and reflection's "wrong" reply.
+ * the memory task's writes and reads, and reflection's "wrong" reply; under the memory and reflect presets the page
+ * speaks of their task (title, summary, chapter 10's section) and charts their metrics, not the products'.
  */
 import { expect, test } from '@playwright/test';
+import { labSettled } from './boot';
 
 const status = (page: import('@playwright/test').Page) => page.getByRole('status');
 
@@ -98,7 +100,7 @@ test('memory: the viewer shows memory writes, the environment’s question and t
   await expect(page.getByLabel('task')).toHaveValue('memory');
   await page.getByRole('button', { name: 'Train' }).click();
   await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
-  await expect(page.getByRole('figure', { name: /Memory use \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
+  await expect(page.getByRole('figure', { name: /^Memory \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   // Sampled at temperature 1 from a checkpoint that wrote in 40% of its demonstrations: some episode writes and reads.
   const episode = await findEpisode(page, viewer, '.turn-observation[data-source="memory"]');
@@ -119,4 +121,53 @@ test('reflect: a wrong answer gets the environment’s "?" and a second try, and
   await expect(episode.locator('.turn-observation[data-source="wrong"]')).toHaveText(/\?/);
   await expect(episode.locator('.tok-wrong').first()).toHaveAttribute('title', /wrong, one more try/);
   await expect(episode).toContainText('2 tries (first wrong)');
+});
+
+/** The titles of the charts the lab shows. */
+const chartTitles = (page: import('@playwright/test').Page) => page.locator('.lab-charts figure').evaluateAll((figures) => figures.map((f) => f.getAttribute('aria-label') ?? ''));
+
+test('memory: the page follows the preset, to chapter 10 and its own charts, and back to the calculator with the menu', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/labs/agent/?preset=memory&max_steps=2&eval_steps=2');
+  await labSettled(page);
+  const heading = page.getByRole('heading', { level: 1 });
+  const chapterLink = page.locator('.lab-chapter a');
+  await expect(heading).toHaveText('An agent learns to keep facts in a memory tool');
+  await expect(page.locator('.lede')).toContainText('memory tool');
+  await expect(chapterLink).toHaveText(/^chapter 10: /);
+  await expect(chapterLink).toHaveAttribute('href', '/chapters/beyond-the-calculator/#memory-what-the-window-drops');
+  await expect(page.locator('.lab-chapter')).toContainText('Memory: what the window drops');
+  // Its own charts, and none about products or the calculator.
+  expect(await chartTitles(page)).toEqual(expect.arrayContaining([expect.stringMatching(/^Memory \(held-out\)/), 'Memory use in the sampled training episodes']));
+  expect((await chartTitles(page)).filter((t) => /product|times-table|calculator/i.test(t))).toEqual([]);
+
+  await page.getByRole('button', { name: 'Train' }).click();
+  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+  const memoryChart = page.getByRole('figure', { name: /^Memory \(held-out\)/ });
+  await expect(memoryChart.locator('.plot-line').first()).toBeVisible();
+  await expect(memoryChart.getByRole('list', { name: 'Legend' })).toContainText('writes, reads, uses memory');
+  await expect(page.locator('.lab-charts')).not.toContainText('hard products');
+
+  // The menu back to the default preset: the calculator's title, chapter 1 and the product charts return. The memory
+  // run stays on the charts, in its own chart only.
+  await page.getByLabel('Preset').selectOption('default');
+  await expect(heading).toHaveText('An agent learns to use a calculator');
+  await expect(chapterLink).toHaveAttribute('href', '/chapters/agentic-rl/');
+  await expect(page).not.toHaveURL(/preset=/);
+  const productChart = page.getByRole('figure', { name: 'Held-out accuracy (all, hard products, times-table facts)' });
+  await expect(productChart).toBeVisible();
+  await expect(productChart.locator('.plot-line')).toHaveCount(0);
+  await expect(memoryChart.locator('.plot-line').first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('reflect: the page names the second try and chapter 10’s section on reflection, and charts no product-only metric', async ({ page }) => {
+  await page.goto('/labs/agent/?preset=reflect');
+  await labSettled(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('An agent gets a second try after “wrong”');
+  await expect(page.locator('.lab-chapter a')).toHaveAttribute('href', '/chapters/beyond-the-calculator/#reflection-trying-again-after-wrong');
+  const titles = await chartTitles(page);
+  expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/^Reflection \(held-out\)/), 'Fixed by the second try, in the sampled training episodes']));
+  expect(titles.filter((t) => /hard products, times-table|calculator’s tokens|no calculator answers|memory/i.test(t))).toEqual([]);
 });

@@ -1,4 +1,5 @@
-import { labs } from '@/content/labs';
+import { Fragment } from 'react';
+import { labs, presetLink, type LabEntry } from '@/content/labs';
 import { labTeaches } from '@/content/lab-cards';
 import { labTimes, totalSeconds } from '@/content/recorded-runs';
 import { getChapterMeta } from '@/lib/content/chapters';
@@ -9,6 +10,38 @@ export function aboutTime(seconds: number): string {
   if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
   const s = Math.round(seconds / 10) * 10;
   return `about ${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
+/** A lab's variants (presets that train another task), each linked to its first preset, with its chapter section. */
+function VariantLinks({ lab }: { lab: LabEntry }) {
+  if (!lab.variants?.length) return null;
+  return (
+    <p className="lab-card-variants">
+      <strong>Also in this lab:</strong>{' '}
+      {lab.variants.map((variant, i) => {
+        const chapter = getChapterMeta(variant.chapter);
+        return (
+          <Fragment key={variant.presets[0]}>
+            {i > 0 ? '; ' : ''}
+            <a href={presetLink(lab, variant.presets[0])}>{variant.title}</a> ({variant.presets.length > 1 ? 'presets' : 'preset'}{' '}
+            {variant.presets.map((preset, p) => (
+              <Fragment key={preset}>
+                {p > 0 ? (p === variant.presets.length - 1 ? ' and ' : ', ') : ''}
+                <code>{preset}</code>
+              </Fragment>
+            ))}
+            {chapter ? (
+              <>
+                , <a href={`/chapters/${chapter.slug}/${variant.section ? `#${variant.section}` : ''}`}>chapter {chapter.number}</a>
+              </>
+            ) : null}
+            )
+          </Fragment>
+        );
+      })}
+      .
+    </p>
+  );
 }
 
 /**
@@ -30,6 +63,7 @@ export function LabCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
                 <a href={`/labs/${lab.slug}/`}>{lab.title}</a>
               </Heading>
               <p>{lab.summary}</p>
+              <VariantLinks lab={lab} />
               <p className="lab-card-teaches">
                 <strong>Teaches:</strong> {labTeaches[lab.slug]}
               </p>

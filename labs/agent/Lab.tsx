@@ -15,6 +15,25 @@ const AGENT_LAB: LabDefinition<'agent'> = {
   charts: AGENT_CHARTS,
   inspector: { title: 'Trajectory viewer', render: (samples) => <TrajectoryViewer samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
+  comparisons: [
+    {
+      label: 'The default run against train_on_observations, the same run trained on the calculator’s tokens too (the masking bug): compare the log-prob of those tokens (chapter 1).',
+      presets: ['default', 'train_on_observations'],
+      columns: [
+        { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'log-prob of the calculator’s tokens', metric: 'observations/mean_logprob', read: 'recent' },
+        { label: 'results written without a calculator', metric: 'eval/fabricated_result_rate', read: 'final', percent: true },
+      ],
+    },
+    {
+      label: 'memory against memory_no_tool, the same task, checkpoint and window with the memory tool off: the gap is what the memory tool is worth (chapter 10).',
+      presets: ['memory', 'memory_no_tool'],
+      columns: [
+        { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'memory use', metric: 'eval/memory_use_rate', read: 'final', percent: true },
+      ],
+    },
+  ],
 };
 
 /** The agent lab: GRPO on tool-use episodes (calculator, memory, a second try), TRL's names, live charts, the trajectory viewer, runs. */

@@ -25,17 +25,19 @@ const GRPO_LAB: LabDefinition<'grpo'> = {
   ],
   inspector: { title: 'Group inspector', render: (samples) => <GroupInspector samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
-  comparison: {
-    label: 'GRPO, Dr. GRPO, DAPO (all its parts) and GSPO on one seed, each with four updates per generation batch, overlaid on the charts.',
-    presets: ['grpo_paper', 'dr_grpo', 'dapo', 'gspo'],
-    columns: [
-      { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
-      { label: 'length, correct', metric: 'completions/mean_length_correct', read: 'recent' },
-      { label: 'length, incorrect', metric: 'completions/mean_length_incorrect', read: 'recent' },
-      { label: 'entropy', metric: 'entropy', read: 'recent' },
-      { label: 'clipped (region)', metric: 'clip_ratio/region_mean', read: 'recent', percent: true },
-    ],
-  },
+  comparisons: [
+    {
+      label: 'GRPO, Dr. GRPO, DAPO (all its parts) and GSPO on one seed, each with four updates per generation batch, overlaid on the charts.',
+      presets: ['grpo_paper', 'dr_grpo', 'dapo', 'gspo'],
+      columns: [
+        { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'length, correct', metric: 'completions/mean_length_correct', read: 'recent' },
+        { label: 'length, incorrect', metric: 'completions/mean_length_incorrect', read: 'recent' },
+        { label: 'entropy', metric: 'entropy', read: 'recent' },
+        { label: 'clipped (region)', metric: 'clip_ratio/region_mean', read: 'recent', percent: true },
+      ],
+    },
+  ],
 };
 
 /** The GRPO lab: GRPOConfig's fields, training in a worker, live charts, the group inspector, runs. */

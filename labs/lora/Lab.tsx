@@ -23,6 +23,18 @@ const LORA_LAB: LabDefinition<'sft'> = {
     { name: 'export_adapter', label: 'Export the adapter', help: 'Only A and B: compare its size with the full checkpoint’s.' },
   ],
   evalMetric: ['eval/accuracy', 'subtraction accuracy', true],
+  comparisons: [
+    {
+      label: 'Full fine-tuning against LoRA at ranks 1, 4 and 16, rsLoRA at rank 16 and full fine-tuning with replay: the runs of chapter 2’s table, on one seed.',
+      presets: ['full_ft', 'lora_r1', 'lora_r4', 'lora_r16', 'lora_r16_rslora', 'full_ft_replay'],
+      columns: [
+        { label: 'subtraction accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'addition accuracy (old task)', metric: 'eval/old_task_accuracy', read: 'final', percent: true },
+        { label: 'trainable parameters', metric: 'trainable_params', read: 'final' },
+        { label: 'optimizer state (bytes)', metric: 'optimizer_state_bytes', read: 'final' },
+      ],
+    },
+  ],
 };
 
 /** The LoRA lab: fine-tune the addition model on subtraction, fully or by rank-r adapters, and compare the runs. */

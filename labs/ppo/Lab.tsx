@@ -21,6 +21,18 @@ const PPO_LAB: LabDefinition<'ppo'> = {
     render: (samples, settings) => <GridView samples={samples} map={String(settings.env_id === 'gridworld' ? settings.grid_map : 'cartpole')} limit={Number(settings.max_episode_steps)} />,
   },
   evalMetric: ['eval/return', 'greedy return', false],
+  comparisons: [
+    {
+      label: 'aggressive_clipped against no_clipping: the same aggressive learning rate and 8 epochs per rollout, with the clip on and off (chapter 4).',
+      presets: ['aggressive_clipped', 'no_clipping'],
+      columns: [
+        { label: 'greedy return', metric: 'eval/return', read: 'final' },
+        { label: 'success rate', metric: 'eval/success_rate', read: 'final', percent: true },
+        { label: 'approximate KL', metric: 'policy/approxkl_avg', read: 'recent' },
+        { label: 'entropy', metric: 'policy/entropy_avg', read: 'recent' },
+      ],
+    },
+  ],
 };
 
 /** The PPO lab: an actor-critic learns a grid world; PPOConfig/CleanRL names; charts; the policy drawn on the grid. */

@@ -17,6 +17,26 @@ const SELF_IMPROVE_LAB: LabDefinition<'self_improve'> = {
   // One step is one round: the status line counts rounds and says which part of the round is running.
   stepWord: 'round',
   stepAxis: ROUNDS,
+  // Chapter 10 reads the default run against its two controls; each is a full run of the loop, so the panel says how many rounds.
+  comparisons: [
+    {
+      label: 'The default run against sft_only, its control: the same fine-tuning budget spent on the demonstrations alone. The gap is what training on its own verified answers adds.',
+      presets: ['default', 'sft_only'],
+      columns: [
+        { label: 'accuracy on the longest sums', metric: 'eval/accuracy_target', read: 'final', percent: true },
+        { label: 'samples right (mean over rounds)', metric: 'sample_accuracy', read: 'recent', percent: true },
+      ],
+    },
+    {
+      label: 'The default run against majority: the same loop with a majority vote in place of the verifier. Watch how many kept samples are really right.',
+      presets: ['default', 'majority'],
+      columns: [
+        { label: 'accuracy on the longest sums', metric: 'eval/accuracy_target', read: 'final', percent: true },
+        { label: 'kept samples really right (mean over rounds)', metric: 'kept_precision', read: 'recent', percent: true },
+        { label: 'wrong samples kept (mean per round)', metric: 'kept_wrong', read: 'recent' },
+      ],
+    },
+  ],
 };
 
 /** The self-improvement lab: expert iteration round by round, accuracy per difficulty, the kept samples. */

@@ -9,9 +9,10 @@ import { presetUnderAssignment } from './assignment';
 import { ActionsPanel } from './ActionsPanel';
 import { AssignmentBanner } from './AssignmentBanner';
 import { ComparePanel } from './ComparePanel';
+import { comparisonPlan } from './comparison';
 import { DatasetPanel } from './DatasetPanel';
 import { ExportForTrl } from './ExportForTrl';
-import type { LabDefinition } from './labDefinition';
+import type { LabComparison, LabDefinition } from './labDefinition';
 import { LabStatus } from './LabStatus';
 import { LabToolbar } from './LabToolbar';
 import { chartsInView } from './chartsInView';
@@ -31,6 +32,8 @@ import { useSavedRuns } from './useSavedRuns';
 
 export type { LabDefinition } from './labDefinition';
 
+const NO_COMPARISONS: readonly LabComparison[] = [];
+
 /** Every lab's shell: settings named as TRL's config, training in a worker, live charts, an inspector, runs. */
 export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabDefinition<N> }) {
   const { trainer, fields, charts, inspector, evalMetric } = definition;
@@ -47,9 +50,9 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const { settings, setSettings, preset, setPreset, backendChoice, setBackendChoice, settled } = linked;
   useTellPreset(preset); // the lab's page shows the chosen preset's title, summary and chapter
   const savedRuns = useSavedRuns(trainer, schema, setNotices);
-  // Under an assignment the comparison is not offered: its presets would change the settings the instructor locked.
-  const comparison = assignment.assignment ? undefined : definition.comparison;
-  const runs = useLabRuns({ trainer, schema, presets, lab, linked, savedRuns, comparison, prepareExtras: extras.prepare });
+  // Under an assignment no comparison is offered: its presets would change the settings the instructor locked.
+  const comparisons = assignment.assignment ? NO_COMPARISONS : (definition.comparisons ?? NO_COMPARISONS);
+  const runs = useLabRuns({ trainer, schema, presets, lab, linked, savedRuns, comparisons, prepareExtras: extras.prepare });
   const { sweep, queue } = runs;
   const { status } = lab;
   const [evalName] = evalMetric;
@@ -176,7 +179,18 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         />
       )}
 
-      {comparison ? <ComparePanel comparison={comparison} queue={queue} busy={busy} runs={chartRuns} chartsInUse={runs.chartsInUse} onStart={runs.startComparison} /> : null}
+      {comparisons.length ? (
+        <ComparePanel
+          comparisons={comparisons}
+          plans={comparisons.map((c) => comparisonPlan(schema, presets, c, { preset, settings }, definition.stepWord))}
+          compared={runs.compared}
+          queue={queue}
+          busy={busy}
+          runs={chartRuns}
+          chartsInUse={runs.chartsInUse}
+          onStart={runs.startComparison}
+        />
+      ) : null}
 
       <RunsPanel canExport={runs.canExport} canClear={savedRuns.saved.length > 0} onExport={runs.exportCurrent} onImport={savedRuns.importFile} onClear={savedRuns.clear} />
 

@@ -23,7 +23,7 @@ function value(history: LogLine[], column: SummaryColumn): number | undefined {
 const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–' : percent ? `${(100 * x).toFixed(1)}%` : formatValue(x));
 
 /** The runs on the charts side by side: a few columns of what each ended with, its steps and its training time. */
-export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: SummaryColumn[] }) {
+export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: readonly SummaryColumn[] }) {
   if (runs.length === 0) return null;
   return (
     <div className="inspector-scroll">

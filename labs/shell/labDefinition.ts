@@ -24,10 +24,10 @@ export interface LabDefinition<N extends TrainerName> {
   /** The presets this lab offers (default: all of the trainer's), the first being where the lab starts. */
   presets?: readonly string[];
   /**
-   * Presets to run one after another on the same seed, each kept on the charts (e.g. GRPO's variants), with the
-   * columns of the table that compares them.
+   * The comparisons its chapter asks for, each one click: presets run one after another on the same seed, each kept
+   * on the charts (e.g. GRPO's variants, or a run and its control), with the columns of the table that compares them.
    */
-  comparison?: LabComparison;
+  comparisons?: readonly LabComparison[];
   /** What the status line calls one step (default "step"): "round" where each step is a round of self-improvement. */
   stepWord?: string;
   /**
@@ -41,9 +41,11 @@ export interface LabDefinition<N extends TrainerName> {
 }
 
 export interface LabComparison {
+  /** What the comparison shows, naming the run each is compared to ("default against its control, sft_only: …"). */
   label: string;
-  presets: string[];
-  columns: SummaryColumn[];
+  /** Run in this order, all on the form's seed and one length (useLabRuns.ts comparisonSettings). */
+  presets: readonly string[];
+  columns: readonly SummaryColumn[];
 }
 
 export interface LabAction {

@@ -17,10 +17,11 @@
  * - Run labels say what differed between runs (runLabels.ts).
  */
 import { useEffect, useRef, useState } from 'react';
-import { ownEntry, presetSettings, type PresetTable, type Schema } from '@/lib/train/config';
+import type { PresetTable, Schema } from '@/lib/train/config';
 import type { TrainerName } from '@/lib/spec/registry';
 import { finalMetrics, type PlannedRun, type SweepAxis } from '@/lib/train/sweep';
 import { downloadText } from '@/ui/download';
+import { comparisonSettings } from './comparison';
 import type { LabComparison } from './labDefinition';
 import { exportRun } from './runs';
 import type { Settings } from '@/ui/settings';
@@ -42,7 +43,7 @@ export function useLabRuns<N extends TrainerName>({
   lab,
   linked,
   savedRuns,
-  comparison,
+  comparisons,
   prepareExtras,
 }: {
   trainer: N;
@@ -51,8 +52,8 @@ export function useLabRuns<N extends TrainerName>({
   lab: ReturnType<typeof useLabWorker<N>>;
   linked: LinkedSettings;
   savedRuns: SavedRuns;
-  /** The lab's comparison, if it offers one here. */
-  comparison: LabComparison | undefined;
+  /** The lab's comparisons it offers here (none under an assignment). */
+  comparisons: readonly LabComparison[];
   /** What a fresh run takes besides its settings; null: it cannot start (the notice says why). */
   prepareExtras(): Promise<LabExtras | null>;
 }) {
@@ -122,22 +123,28 @@ export function useLabRuns<N extends TrainerName>({
     // It reacts to the sweep and the run's state only; the other values it reads are the current render's.
   }, [sweep, status.state]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // The comparison: presets queued to run one after another, each archived when it finishes.
-  const [queue, setQueue] = useState<string[]>([]);
-  /** Starts the comparison; it clears the charts (ComparePanel has asked the reader first when there were runs on them). */
-  const startComparison = () => {
+  // A comparison: presets queued to run one after another, each archived when it finishes. `compared` is the one
+  // started last: its columns head the table, and its runs' settings come from the form as it was at the click.
+  const [queue, setQueue] = useState<readonly string[]>([]);
+  const [compared, setCompared] = useState<number | null>(null);
+  const comparedForm = useRef({ preset, settings });
+  /** Starts comparison `index`; it clears the charts (ComparePanel has asked the reader first when there were runs on them). */
+  const startComparison = (index: number) => {
+    const comparison = comparisons[index];
     if (!comparison) return;
     // The comparison's runs take every place on the charts, so the runs there now are cleared, not kept.
     if (hasRun) lab.reset();
     clear();
+    comparedForm.current = { preset, settings };
+    setCompared(index);
     setQueue(comparison.presets);
   };
   useEffect(() => {
     const next = queue[0];
     if (next === undefined) return;
-    if (status.state === 'idle') {
+    if (status.state === 'idle' && compared !== null) {
       // Same seed and length for every variant, so only what the preset changes differs.
-      const chosen = { ...presetSettings(schema, ownEntry(presets, next)), seed: settings.seed, max_steps: settings.max_steps };
+      const chosen = comparisonSettings(schema, presets, comparisons[compared], comparedForm.current, next);
       setPreset(next);
       setSettings(chosen);
       runSettings.current = chosen;
@@ -201,6 +208,8 @@ export function useLabRuns<N extends TrainerName>({
     startSweep,
     stopSweep,
     queue,
+    /** The comparison started last (its index in the lab's list), or null before any. */
+    compared,
     startComparison,
     /** Whether starting a comparison or sweep would clear runs from the charts (their panels ask first). */
     chartsInUse: hasRun || saved.length > 0,

@@ -21,6 +21,17 @@ const TEAM_LAB: LabDefinition<'team'> = {
   ],
   inspector: { title: 'Team rollouts and what messages mean', render: (samples) => <TeamViewer samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out team accuracy', true],
+  comparisons: [
+    {
+      label: 'The default team against no_message, the same team with the channel blanked in training: the gap is what the messages carry.',
+      presets: ['default', 'no_message'],
+      columns: [
+        { label: 'held-out team accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'channel blanked at evaluation', metric: 'eval/accuracy_blank_channel', read: 'final', percent: true },
+        { label: 'information in the messages (bits)', metric: 'eval/message_information_bits', read: 'final' },
+      ],
+    },
+  ],
 };
 
 /** The team lab: a sender and a receiver trained by GRPO on one team reward, live charts, the rollouts side by side, runs. */

@@ -41,17 +41,19 @@ const VISION_LAB: LabDefinition<'vision'> = {
   ],
   inspector: { title: 'Pictures, answers and where the model looks', render: (samples) => <VisionViewer samples={samples} /> },
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
-  comparison: {
-    label: 'The default run and text_only on one seed, overlaid: the gap between them is what looking at the picture is worth.',
-    presets: ['default', 'text_only'],
-    columns: [
-      { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
-      // Named as the charts' legends name them (metricWords).
-      { label: metricWords('eval/accuracy_count_colour'), metric: 'eval/accuracy_count_colour', read: 'final', percent: true },
-      { label: metricWords('eval/accuracy_colour_at'), metric: 'eval/accuracy_colour_at', read: 'final', percent: true },
-      { label: 'mean reward', metric: 'reward', read: 'recent' },
-    ],
-  },
+  comparisons: [
+    {
+      label: 'The default run and text_only on one seed, overlaid: the gap between them is what looking at the picture is worth.',
+      presets: ['default', 'text_only'],
+      columns: [
+        { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
+        // Named as the charts' legends name them (metricWords).
+        { label: metricWords('eval/accuracy_count_colour'), metric: 'eval/accuracy_count_colour', read: 'final', percent: true },
+        { label: metricWords('eval/accuracy_colour_at'), metric: 'eval/accuracy_colour_at', read: 'final', percent: true },
+        { label: 'mean reward', metric: 'reward', read: 'recent' },
+      ],
+    },
+  ],
 };
 
 /** The vision lab: a tiny vision-language model, SFT on described pictures then GRPO, its answers and attention on the pictures. */

@@ -14,6 +14,7 @@ import { dpoSchema } from '@/lib/train/dpo-config';
 import { grpoSchema } from '@/lib/train/grpo-config';
 import { sftSchema } from '@/lib/train/sft-config';
 import { portedEquivalent, type CustomRewardExport } from './custom-reward';
+import { usesEnvironment } from './scope';
 import { code, float, shortNumber, type Py } from './py';
 import { batchLayout, batchOutcome, copied, learningRate, lrWarning, mapFields, none, type ConfigClass, type Kwarg, type Outcome, type RewardName, type Row, type Rule, type Settings } from './rules';
 
@@ -212,13 +213,8 @@ export function softPunishCache(lab: number, labMax: number): number {
 
 const agentGrpo = grpoRules('agent', 3e-4);
 
-/**
- * Whether the run's episodes need more than tools=[calculator]: a second try, a calculator that fails by the lab's
- * seeded rule, or the memory tool. Then train_agent.py passes GRPOTrainer an environment (python/environment.ts,
- * which reads the same decision back from the constants these rules write).
- */
-export const usesEnvironment = (s: Settings): boolean =>
-  (s.answer_attempts as number) > 1 || (s.use_tools === true && (s.task === 'memory' || (s.tool_failure_rate as number) > 0));
+// Whether the run's episodes need AgentEnvironment: scope.ts decides it, for the statement the lab shows before export.
+export { usesEnvironment };
 export const AGENT_RULES = {
   ...agentGrpo,
   use_tools: (v, s) =>

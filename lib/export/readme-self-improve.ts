@@ -7,6 +7,7 @@ import { batchLayout, MICRO_BATCH_CAP, REAL_MAX_LENGTH } from './mapping';
 import { LOOP_SCRIPT, SAMPLE_BATCH, SAMPLE_MAX_TOKENS } from './python/self-improve';
 import { CHAPTER_LINK, mappingMarkdown, PROMPT_BUDGET } from './readme';
 import type { SelfImprovePlan } from './self-improve';
+import { scopeMarkdown, type ExportScope } from './scope';
 import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
 
 /** GB of the key/value cache one generate call of the loop holds: fp32 keys and values of every layer, every token. */
@@ -18,7 +19,7 @@ export function samplingCacheGB(): number {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function selfImproveReadme(plan: SelfImprovePlan, lab: { name: string; title: string; preset: string; changed: string[] }): string {
+export function selfImproveReadme(plan: SelfImprovePlan, lab: { name: string; title: string; preset: string; changed: string[]; scope: ExportScope }): string {
   const value = (name: string) => plan.constants[name].value as number | string;
   const batch = value('BATCH_PER_STEP') as number;
   const step = { script: LOOP_SCRIPT, seqLen: REAL_MAX_LENGTH, microBatch: batchLayout(batch, MICRO_BATCH_CAP.sft, 1)!.micro };
@@ -35,6 +36,7 @@ The lab taught a ~30k-parameter model longer sums than any demonstration showed 
 project runs the same loop with TRL ${TRL_VERSION} on \`${MODEL}\` and ${DATASET.id}. Chapter 7 of the course walks through the
 exported projects: ${CHAPTER_LINK}.
 ${warnings ? `\n${warnings}\n` : ''}
+${scopeMarkdown(lab.scope)}
 ## The method
 
 Expert iteration: sample answers, keep the ones a filter accepts, fine-tune on them, repeat. STaR (Zelikman et al.

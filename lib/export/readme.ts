@@ -11,6 +11,7 @@ import { REAL_MAX_COMPLETION, REAL_MAX_LENGTH, MICRO_BATCH_CAP, type ExportMetho
 import { agentEpisodeRules, EPISODE_OVER, type AgentEpisodeRules } from './python/environment';
 import { shortNumber, wrap } from './py';
 import { microBatch, type Row } from './rules';
+import { scopeMarkdown, type ExportScope } from './scope';
 import { DATASET, MODEL, MODEL_ALTERNATIVE, MODEL_SHAPE, PINS, SMOKE_PINS, SMOKE_TORCH, TORCH_REQUIREMENT, TRL_RELEASE, VLLM_REQUIREMENT, type Pin } from './versions';
 
 /** Tokens a GSM8K prompt may take with the system prompt and chat template (the longest questions are ~200). */
@@ -143,7 +144,7 @@ function files(method: ExportMethod, customReward: boolean): [string, string][] 
   ];
 }
 
-export function readmeMd(plan: Plan, lab: { name: string; title: string; preset: string; changed: string[] }): string {
+export function readmeMd(plan: Plan, lab: { name: string; title: string; preset: string; changed: string[]; scope: ExportScope }): string {
   const { method } = plan;
   const rl = RL_SCRIPT[method];
   const last = rl ? `outputs/${rl.replace(/^train_|\.py$/g, '')}` : 'outputs/sft';
@@ -177,6 +178,7 @@ Exported from Agentic RL Lab (the \`${method}\` trainer, ${lab.title}; preset \`
 \`${MODEL}\` (${(params / 1e9).toFixed(2)}B parameters) and ${DATASET.id}, from data preparation to serving. Chapter 7 of the course walks
 through it: ${CHAPTER_LINK}.
 ${warnings ? `\n${warnings}\n` : ''}
+${scopeMarkdown(lab.scope)}
 ## What was run, and what was not
 
 The course's CI runs every step of its default projects (sft, sft with LoRA, grpo, dpo, agent) on each change, at toy

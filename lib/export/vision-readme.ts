@@ -6,6 +6,7 @@
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
 import { accelerateFileRows, accelerateLaunch, filesTable, mappingMarkdown, requirementsTxt, versionsTable, warningsMarkdown, type ExtraRequirements } from './readme';
+import { scopeMarkdown, type ExportScope } from './scope';
 import { CELL_PIXELS, PILLOW, TORCHVISION_REQUIREMENT, VISION_MODEL, VISION_MODEL_ALTERNATIVE, type VisionPlan } from './vision';
 import { SMOKE_PINS, SMOKE_TORCH, TRL_RELEASE, VLLM_REQUIREMENT } from './versions';
 
@@ -27,7 +28,7 @@ const FILES: [string | string[], string][] = [
   ['lab-run.json', 'the lab settings this project was exported from'],
 ];
 
-export function visionReadmeMd(plan: VisionPlan, lab: { name: string; preset: string; summary: string; scenes: { train: number; test: number } }): string {
+export function visionReadmeMd(plan: VisionPlan, lab: { name: string; preset: string; summary: string; scenes: { train: number; test: number }; scope: ExportScope }): string {
   const { name, preset, summary, scenes: counts } = lab;
   const skipSft = typeof plan.constants.START_FROM.value !== 'string';
   const warnings = warningsMarkdown(plan.warnings);
@@ -37,6 +38,7 @@ Exported from Agentic RL Lab (the \`vision\` trainer, ${summary}; preset \`${pre
 image encoder and language model from scratch in a browser; this project trains \`${VISION_MODEL}\` on the same
 scenes and questions with TRL ${TRL_VERSION}: SFT on described pictures, then GRPO with the lab's correctness reward.
 ${warnings ? `\n${warnings}\n` : ''}
+${scopeMarkdown(lab.scope)}
 ## What differs from the lab
 
 - **Model.** \`${VISION_MODEL}\` (a pretrained VLM, ~3.8B parameters), not the lab's 16-token patch encoder in front of

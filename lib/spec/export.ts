@@ -5,9 +5,10 @@
  * trainer they were not given. No tfjs.
  */
 import type { CustomRewardExport } from '@/lib/export/custom-reward';
+import { scopeSentences, type NotExported } from '@/lib/export/scope';
 import { labSettings } from '@/lib/export/settings';
 import type { ExportLab, Project } from '@/lib/export/types';
-import { ConfigError, type FieldValue } from '@/lib/train/config';
+import { ConfigError, configProblem, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS, trainerNamed, type ExportSpec, type TrainerName } from './registry';
 
 /** The trainers whose labs export a project, in the registry's order. */
@@ -19,6 +20,26 @@ export function exportOf(name: string): { trainer: TrainerName; spec: ExportSpec
   if (trainer === null) return { refusal: `unknown lab trainer "${name.slice(0, 40)}": name one of ${EXPORTABLE.join(' | ')}` };
   const spec = TRAINERS[trainer].export;
   return 'refusal' in spec ? { refusal: `${trainer} cannot be exported: ${spec.refusal}` } : { trainer, spec };
+}
+
+/**
+ * What "Export for TRL" gives for these settings, said before any click: why there is no project (the trainer's
+ * refusal, or the settings' problem), or the project's model, what it holds and what of the run it leaves out, each
+ * with its reason, as `sentences` (the README of the project prints the same: lib/export/scope.ts).
+ */
+export type ExportStatement = { refusal: string } | { model: string; writes: string; notExported: readonly NotExported[]; sentences: string[] };
+
+export function exportStatement(trainer: TrainerName, settings: Readonly<Record<string, FieldValue>>): ExportStatement {
+  const spec = TRAINERS[trainer].export;
+  if ('refusal' in spec) return { refusal: `This lab has no TRL project: ${spec.refusal}` };
+  let complete: Record<string, FieldValue>;
+  try {
+    complete = resolve(TRAINERS[trainer].schema, settings) as Record<string, FieldValue>;
+  } catch (error) {
+    return { refusal: `These settings cannot be exported: ${configProblem(error)}.` };
+  }
+  const scope = spec.scope(complete);
+  return { model: spec.model, ...scope, sentences: scopeSentences(scope) };
 }
 
 /** The lab as its exporter reads it (lib/export/types.ts ExportLab): what the trainer's spec says of it. */

@@ -22,6 +22,7 @@ import { TEAM_MAX_MESSAGE_LENGTH, teamPresets, teamSchema } from '@/lib/train/te
 import { visionPresets, visionSchema } from '@/lib/train/vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { Claim } from '@/lib/claims/types';
+import { agentScope, dpoScope, grpoScope, selfImproveScope, sftScope, visionScope, type ScopeOf } from '@/lib/export/scope';
 import type { ExportBuilder } from '@/lib/export/types';
 import type { Grading } from '@/lib/train/grading/types';
 import { TRAINER_NAMES as NAMES, type TrainerName } from '@/lib/train/trainer-names';
@@ -72,8 +73,11 @@ export interface GradingSpec<S extends Schema = Schema> {
 export interface ExportSpec {
   /** The model the project trains, as Hugging Face names it. */
   model: string;
-  /** One sentence for the lab's button: what the downloaded project holds. */
-  pitch: string;
+  /**
+   * What the project of a run with these settings holds and what it leaves out, with reasons (lib/export/scope.ts):
+   * the lab says it next to the button, before anything is built, and the project's README prints the same.
+   */
+  scope: ScopeOf;
   /** The project builder (lib/export), loaded when the reader asks for it. */
   load(): Promise<ExportBuilder>;
 }
@@ -85,7 +89,6 @@ const atLeast = (name: string, min = 0): GoalMetric => ({ name, min, max: Infini
 /** The project every GSM8K export (sft, grpo, dpo, agent) is built by, the method taken from the lab. */
 const textProject = () => import('@/lib/export/text-project').then((m) => m.buildTextProject);
 const GSM8K_MODEL = 'Qwen/Qwen3-0.6B';
-const GSM8K_PITCH = 'These settings as a TRL project for Qwen3-0.6B on GSM8K: data, SFT, this run, evaluation, multi-GPU configs.';
 
 /** Keeps each entry's schema and inspector types exact (a plain object literal would widen them). */
 const spec = <S extends Schema, I>(entry: TrainerSpec<S, I>) => entry;
@@ -106,7 +109,7 @@ const ENTRIES = {
         metric === 'eval/old_task_accuracy' && !measuresOldTask(settings) ? 'eval/old_task_accuracy is measured only with init_from addition_sft and a dataset other than addition' : null,
       load: () => import('@/lib/train/grading/text').then((m) => m.sftGrading),
     },
-    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    export: { model: GSM8K_MODEL, scope: sftScope, load: textProject },
     claims: () => import('@/lib/claims/sft').then((m) => m.claims),
   }),
   grpo: spec({
@@ -122,7 +125,7 @@ const ENTRIES = {
       evalSize: { field: 'eval_samples', unit: 'problems' },
       load: () => import('@/lib/train/grading/text').then((m) => m.grpoGrading),
     },
-    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    export: { model: GSM8K_MODEL, scope: grpoScope, load: textProject },
     claims: () => import('@/lib/claims/grpo').then((m) => m.claims),
   }),
   dpo: spec({
@@ -138,7 +141,7 @@ const ENTRIES = {
       evalSize: { field: 'eval_samples', unit: 'problems' },
       load: () => import('@/lib/train/grading/text').then((m) => m.dpoGrading),
     },
-    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    export: { model: GSM8K_MODEL, scope: dpoScope, load: textProject },
     claims: () => import('@/lib/claims/dpo').then((m) => m.claims),
   }),
   agent: spec({
@@ -164,7 +167,7 @@ const ENTRIES = {
       evalSize: { field: 'eval_samples', unit: 'problems' },
       load: () => import('@/lib/train/grading/agent').then((m) => m.agentGrading),
     },
-    export: { model: GSM8K_MODEL, pitch: GSM8K_PITCH, load: textProject },
+    export: { model: GSM8K_MODEL, scope: agentScope, load: textProject },
     claims: () => import('@/lib/claims/agent').then((m) => m.claims),
   }),
   ppo: spec({
@@ -203,7 +206,7 @@ const ENTRIES = {
     },
     export: {
       model: GSM8K_MODEL,
-      pitch: 'These settings as a TRL project for Qwen3-0.6B on GSM8K: rounds of sampling, keeping what the verifier accepts, SFTTrainer on the kept samples, evaluation after each round.',
+      scope: selfImproveScope,
       load: () => import('@/lib/export/self-improve').then((m) => m.buildSelfImproveProject),
     },
     claims: () => import('@/lib/claims/self-improve').then((m) => m.claims),
@@ -256,7 +259,7 @@ const ENTRIES = {
     },
     export: {
       model: 'Qwen/Qwen2.5-VL-3B-Instruct',
-      pitch: 'These settings as a TRL project for the vision-language model Qwen2.5-VL-3B-Instruct on the lab’s own pictures: data, SFT, this run, evaluation, multi-GPU configs.',
+      scope: visionScope,
       load: () => import('@/lib/export/vision-project').then((m) => m.buildVisionProject),
     },
     claims: () => import('@/lib/claims/vision').then((m) => m.claims),

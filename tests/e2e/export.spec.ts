@@ -1,8 +1,9 @@
 /**
  * "Export for TRL" in the labs: the GRPO lab's download, for settings from a link, holds exactly the files the
  * command line writes for the same settings, with the reader's own reward function too (--reward); so does the
- * self-improvement lab's, built by the exporter its spec names; the PPO and team labs say why they have none (their
- * specs' refusals); every lab links to chapter 7.
+ * self-improvement lab's, built by the exporter its spec names; before any click each lab says what its preset's
+ * project holds and leaves out (the memory task's, for one), and the PPO and team labs say why they have none (their
+ * specs' refusals) and offer no button; every lab links to chapter 7.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -71,7 +72,10 @@ test.describe('Export for TRL', () => {
   test('the self-improvement lab downloads its expert-iteration project, the same files as npm run export -- self_improve', async ({ page }) => {
     await page.goto('/labs/self-improve/?preset=majority&seed=2');
     await expect(page.getByLabel('Preset')).toHaveValue('majority');
-    await expect(page.getByText(/rounds of sampling, keeping what the verifier accepts/)).toBeVisible(); // the button's line, from the spec
+    // The button's line, from the spec, for this preset's filter: never the verifier's under majority.
+    const region = page.getByRole('region', { name: 'Export for TRL' });
+    await expect(region).toContainText('rounds of sampling, keeping the answers most of a problem’s samples agree on (no verifier)');
+    await expect(region).not.toContainText('verifier accepts');
     await page.getByRole('button', { name: 'Export for TRL' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
     const table = dialog.getByRole('table', { name: 'What carries over to TRL' });
@@ -90,17 +94,39 @@ test.describe('Export for TRL', () => {
     }
   });
 
-  test('the team lab says why it has no TRL project, before and after the button', async ({ page }) => {
-    await page.goto('/labs/team/');
-    await expect(page.getByText(/This lab has no TRL project: the team lab trains two policies/)).toBeVisible();
+  test('the memory preset says before any click that its task is not exported, and why; the download’s README says the same', async ({ page }) => {
+    await page.goto('/labs/agent/?preset=memory');
+    await expect(page.getByLabel('Preset')).toHaveValue('memory');
+    const region = page.getByRole('region', { name: 'Export for TRL' });
+    const notExported = region.getByRole('list', { name: 'Not exported' });
+    await expect(notExported).toContainText(/The memory task is not exported: .*12-token window/);
+    await expect(region).toContainText('AgentEnvironment: calculator, remember and recall');
+    // The default preset's project says nothing of a memory task.
+    await page.getByLabel('Preset').selectOption('default');
+    await expect(notExported).toContainText('The lab’s products (one call each) are not exported');
+    await expect(notExported).not.toContainText('memory');
+    await page.getByLabel('Preset').selectOption('memory');
+    const said = (await notExported.locator('li').allTextContents()).join('\n');
     await page.getByRole('button', { name: 'Export for TRL' }).click();
-    await expect(page.getByRole('dialog', { name: 'Export for TRL' })).toContainText('team cannot be exported');
+    const dialog = page.getByRole('dialog', { name: 'Export for TRL' });
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: /^Download trl-agent-memory\.zip$/ }).click()]);
+    const readme = strFromU8(unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)))['trl-agent-memory/README.md']);
+    for (const sentence of said.split('\n')) expect(readme).toContain(sentence);
+  });
+
+  test('the team lab says why it has no TRL project before any click, and offers no button', async ({ page }) => {
+    await page.goto('/labs/team/');
+    const region = page.getByRole('region', { name: 'Export for TRL' });
+    await expect(region).toContainText(/This lab has no TRL project: the team lab trains two policies on one shared reward/);
+    await expect(region.getByRole('button')).toHaveCount(0);
+    await expect(region).not.toContainText('Qwen3');
   });
 
   test('the PPO lab says why it has no TRL project, and every lab links to the chapter', async ({ page }) => {
     await page.goto('/labs/ppo/');
-    await page.getByRole('button', { name: 'Export for TRL' }).click();
-    await expect(page.getByRole('dialog', { name: 'Export for TRL' })).toContainText('ppo cannot be exported');
+    const region = page.getByRole('region', { name: 'Export for TRL' });
+    await expect(region).toContainText(/This lab has no TRL project: the PPO lab trains an MLP actor-critic/);
+    await expect(region.getByRole('button')).toHaveCount(0);
     for (const slug of ['ppo', 'grpo', 'dpo', 'lora', 'agent']) {
       if (slug !== 'ppo') await page.goto(`/labs/${slug}/`);
       const link = page.getByRole('link', { name: 'What the project holds (chapter 7)' });

@@ -38,7 +38,7 @@ describe('the vision export', () => {
   it('the lab’s export button names the model the project trains, from the spec (the button loads with the page, the exporter does not)', () => {
     const spec = TRAINERS.vision.export;
     expect('model' in spec && spec.model).toBe(VISION_MODEL);
-    expect('pitch' in spec && spec.pitch).toContain(`model ${VISION_MODEL.split('/')[1]} on the lab’s own pictures`);
+    expect('scope' in spec && spec.scope(exportSettings('vision', 'default')).writes).toContain(`model ${VISION_MODEL.split('/')[1]} on the lab’s own pictures`);
   });
 
   it('carries the lab’s GRPO settings and splits max_steps into SFT and GRPO steps', () => {

@@ -196,7 +196,7 @@ export async function sampleAnswers(model: VisionLM, prompts: number[][], patche
   const { groupOf, leaders } = await groupRows(prompts, patches);
   const session = beginVisionDecoding(model);
   try {
-    const leaderPatches = patches && leaders.length < B ? tf.gather(patches, tf.tensor1d(leaders, 'int32')) : patches;
+    const leaderPatches = patches && leaders.length < B ? tf.tidy(() => tf.gather(patches, tf.tensor1d(leaders, 'int32'))) : patches;
     let probs: Float32Array;
     try {
       probs = await readProbs(session.start(leaders.map((i) => prompts[i]), leaderPatches as tf.Tensor3D | null), config.temperature);
@@ -205,15 +205,12 @@ export async function sampleAnswers(model: VisionLM, prompts: number[][], patche
     }
     // The first token of every row is drawn from its group's probabilities: the same numbers its own forward gives.
     drawTokens(out, 0, (i) => probs.subarray(groupOf[i] * V, (groupOf[i] + 1) * V), config, rng);
-    let cacheRowOf = groupOf; // row i's place in the session's rows (−1 once dropped)
-    for (let t = 1; t < M; t++) {
-      const active = out.finished.flatMap((f, i) => (f ? [] : [i]));
-      if (active.length === 0) break;
-      session.select(active.map((i) => cacheRowOf[i]));
-      cacheRowOf = Array<number>(B).fill(-1);
-      active.forEach((i, j) => (cacheRowOf[i] = j));
-      probs = await readProbs(session.feed(active.map((i) => out.completions[i][t - 1])), config.temperature);
-      drawTokens(out, t, (i) => probs.subarray(cacheRowOf[i] * V, (cacheRowOf[i] + 1) * V), config, rng);
+    if (leaders.length < B) session.select(groupOf); // each group's cache copied to its rows
+    // Every row is fed every step, finished ones their last token, as the full-forward sampler feeds them PAD: each row's
+    // numbers are its own, and dropping rows would cost a copy of the cache per step (more than their single position).
+    for (let t = 1; t < M && out.finished.some((f) => !f); t++) {
+      probs = await readProbs(session.feed(out.completions.map((c) => c[t - 1])), config.temperature);
+      drawTokens(out, t, (i) => probs.subarray(i * V, (i + 1) * V), config, rng);
     }
   } finally {
     session.dispose();

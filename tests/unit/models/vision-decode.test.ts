@@ -80,7 +80,8 @@ describe('cached vision decoding on cpu', () => {
   it('keeps tf.memory().numTensors flat across decode calls', async () => {
     const m = createVisionLM(CONFIG, 5);
     const prompts = [[1, 3], [1, 3], [1, 4]];
-    const patches = tf.tensor3d(randoms(3 * 4 * 12, 13), [3, 4, 12]);
+    const picture = randoms(2 * 4 * 12, 13);
+    const patches = tf.tensor3d([...picture.slice(0, 48), ...picture], [3, 4, 12]); // rows 0 and 1: one group
     const decode = (seed: number) => sampleAnswers(m, prompts, patches, { max_completion_length: 4, eos_id: 2, pad_id: 0, temperature: 1 }, createRng(seed));
     await decode(0);
     const before = tf.memory().numTensors;

@@ -137,7 +137,7 @@ export function beginVisionDecoding(model: VisionLM): VisionDecoding {
       rows.forEach((r, i) => (pick[i * B + r] = 1));
       const next = tf.tidy(() => {
         const selection = tf.tensor2d(pick, [rows.length, B]);
-        const take = (t: tf.Tensor4D) => tf.reshape(matMul2d(selection, tf.reshape(t, [B, -1]) as tf.Tensor2D), [rows.length, ...t.shape.slice(1)]) as tf.Tensor4D;
+        const take = (t: tf.Tensor4D) => tf.reshape(matMul2d(selection, tf.reshape(t, [B, -1]) as tf.Tensor2D), [rows.length, t.shape[1], t.shape[2], t.shape[3]]) as tf.Tensor4D;
         return { keys: keys.map(take), values: values.map(take) };
       });
       replace(next);

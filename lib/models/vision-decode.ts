@@ -11,9 +11,12 @@
  * lanes whose grouping depends on the row's length; the kernel has its own exp), so a seed's samples would move on
  * near-ties and every seeded vision figure with them. Here every number is the one the forward computes: the same ops
  * (ops.ts dense, layerNorm, attention; matmul-kernel's batchMatMul), each output a row-wise function of the same
- * inputs, and each softmax over exactly the positions the forward's row has (no padding slots, so the sums group the
- * same). tests/unit/models/vision-decode.test.ts checks tokens and log-probabilities bit for bit against the
- * full-forward sampler on cpu and on wasm, at the lab's shapes.
+ * inputs, and each new token's softmax over exactly the positions the forward's last row has (no padding slots, so
+ * the sums group the same). Earlier positions are kept as first computed, where the re-run forward pads them to the
+ * current length: on wasm that regroups a softmax sum once the length passes a multiple of 4, so sampleAnswers uses the
+ * cache only where no length does (vision-lm.ts cacheMatchesForward: every picture size the lab allows).
+ * tests/unit/models/vision-decode.test.ts checks tokens and log-probabilities bit for bit against the full-forward
+ * sampler on cpu and on wasm, at the lab's shapes.
  */
 import * as tf from '@tensorflow/tfjs';
 import { attends } from './config';

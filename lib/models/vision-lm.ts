@@ -183,12 +183,16 @@ function checkPrompts(prompts: number[][]): void {
  * Samples answers of at most M tokens for each row (its prompt, its picture); temperature 0 is greedy. Same sampling
  * code as generate() (sampling.ts), from a seeded generator. Rows with the same prompt and picture as the row before
  * (a GRPO group) share one encoding of them; then each answer token runs one position against the key/value cache
- * (vision-decode.ts). The samples are sampleAnswersFullForward's bit for bit.
+ * (vision-decode.ts). The samples are sampleAnswersFullForward's bit for bit (where cacheMatchesForward says the
+ * cache can give them; elsewhere this runs sampleAnswersFullForward).
  */
 export async function sampleAnswers(model: VisionLM, prompts: number[][], patches: tf.Tensor3D | null, config: AnswerSampling, rng: Rng): Promise<SampledAnswers> {
   checkPrompts(prompts);
-  if (!visionDecodingApplies(model)) return sampleAnswersFullForward(model, prompts, patches, config, rng);
   if (patches && patches.shape[0] !== prompts.length) throw new Error(`${patches.shape[0]} pictures for ${prompts.length} rows`);
+  const promptPositions = (patches ? patches.shape[1] : 0) + prompts[0].length;
+  if (!visionDecodingApplies(model) || !cacheMatchesForward(tf.getBackend(), promptPositions, config.max_completion_length)) {
+    return sampleAnswersFullForward(model, prompts, patches, config, rng);
+  }
   const B = prompts.length;
   const M = config.max_completion_length;
   const V = model.lm.config.vocab_size;
@@ -216,6 +220,21 @@ export async function sampleAnswers(model: VisionLM, prompts: number[][], patche
     session.dispose();
   }
   return out;
+}
+
+/**
+ * Whether the cache gives the full forward's bits on `backend` for prompts of `promptPositions` (image tokens included)
+ * and answers of up to `maxAnswer` tokens. The forward re-run per token recomputes every earlier position's attention
+ * with its row padded (masked) to the current length; the cache keeps each as first computed. On wasm tfjs's softmax
+ * (XNNPACK) adds a row's exps four at a time and its last (length mod 4) apart, so padding a row past the next multiple
+ * of 4 regroups its sum (measured: a row of 21 scores gives the same bits padded to 22 or 23, others from 24 on).
+ * So the two agree while S0 … S0 + M − 1 stay within one block of 4: true of every picture the lab allows (S0 = grid² +
+ * 4 question tokens: 8, 13, 20, 29, 40, or 4 without a picture; M ≤ 3), and elsewhere on wasm the forward is re-run.
+ * cpu adds in order (padding adds exact zeros at the end); GPU backends never matched wasm's bits and keep the cache.
+ */
+export function cacheMatchesForward(backend: string, promptPositions: number, maxAnswer: number): boolean {
+  if (backend !== 'wasm') return true;
+  return Math.floor(promptPositions / 4) === Math.floor((promptPositions + maxAnswer - 1) / 4);
 }
 
 /**

@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginVisionDecoding } from '@/lib/models/vision-decode';
-import { createVisionLM, sampleAnswers, sampleAnswersFullForward, type AnswerSampling, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
+import { cacheMatchesForward, createVisionLM, sampleAnswers, sampleAnswersFullForward, type AnswerSampling, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
 import { createRng } from '@/lib/random';
 import { selectBackend } from '@/lib/tf/backend';
 import { resolveVisionConfig, visionModelConfig, visionTaskFor } from '@/lib/train/vision-trainer';
@@ -103,6 +103,17 @@ describe('cached vision decoding on cpu', () => {
   });
 });
 
+describe('where the cache gives the forward’s bits', () => {
+  it('on wasm, while prompt and answer positions stay in one block of 4 (hand-checked lengths)', () => {
+    expect(cacheMatchesForward('wasm', 20, 3)).toBe(true); // the lab's 4 × 4 picture: 16 + 4 positions, then 21, 22
+    expect(cacheMatchesForward('wasm', 29, 3)).toBe(true); // 5 × 5: 29, 30, 31
+    expect(cacheMatchesForward('wasm', 4, 3)).toBe(true); // no picture: 4, 5, 6
+    expect(cacheMatchesForward('wasm', 22, 3)).toBe(false); // 22, 23, then 24 regroups the earlier rows' sums
+    expect(cacheMatchesForward('wasm', 6, 4)).toBe(false);
+    expect(cacheMatchesForward('cpu', 22, 3)).toBe(true); // cpu sums in order: padding adds zeros at the end
+  });
+});
+
 describe('cached vision decoding on wasm, at the lab’s shapes', () => {
   beforeAll(async () => {
     await selectBackend({ requested: 'wasm' });
@@ -135,4 +146,13 @@ describe('cached vision decoding on wasm, at the lab’s shapes', () => {
       }
     });
   }
+
+  it('re-runs the forward where the cache would regroup a sum: still the same samples', async () => {
+    const m = createVisionLM(CONFIG, 8);
+    const prompts = [[1, 3], [1, 3], [1, 4]]; // 4 image tokens + 2: positions 6, 7, 8, 9
+    const patches = tf.tensor3d(randoms(3 * 4 * 12, 14), [3, 4, 12]);
+    for (const seed of [0, 1, 2]) await compareSamplers(m, prompts, patches, { max_completion_length: 4, eos_id: 2, pad_id: 0, temperature: 1 }, seed);
+    patches.dispose();
+    m.dispose();
+  });
 });

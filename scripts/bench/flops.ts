@@ -19,7 +19,10 @@
  * forward_backward (or fine_tuning), rollout. Attention's own products (q·k and p·v, 4·D·S per token and layer over S
  * visible positions) are left out: at these sizes (d_model 32, S ≤ 41) they add under 10%, so the bound stays a lower
  * bound. Approximate where a step mixes kinds of tokens: a vision image token skips the head and a text token the
- * encoder (both counted for every token: ≤ 4% over); team counts each token through the mean of its two models.
+ * encoder (both counted for every token: ≤ 4% over); team counts each token through the mean of its two models;
+ * self_improve's num_tokens adds its sampled and its fine-tuned tokens, so both its phases are counted on all of them
+ * (an over-estimate: its ratio reads low). Vision's generation is counted on every row's prompt, though a group's rows
+ * share one (its cached decoding encodes each once: ~1/5 of the 2·N·T counted).
  */
 import * as tf from '@tensorflow/tfjs';
 

@@ -6,8 +6,9 @@
  * steps, and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
  * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
  * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
- * grow) and the model size. Then the sampling call against its bound (scripts/bench/sampling.ts), unless
- * --no-sampling. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
+ * grow) and the model size; each step's FLOPs from the model's shapes and its tokens, and the step against the bound
+ * they set at the backend's matmul rate, measured first in the same run (scripts/bench/flops.ts). Then the sampling
+ * call against its bound (scripts/bench/sampling.ts), unless --no-sampling. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import { median } from './bench/median';
+import { matmulParamsPerToken, matmulRate, stepFlops, type MatmulRate } from './bench/flops';
 import { benchSampling, samplingBound, type SamplingBound, type SamplingResult } from './bench/sampling';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
 
@@ -61,7 +63,24 @@ function modelInfo(trainer: Trainer): ModelInfo {
   return { kind: model.kind, description, config: { ...c }, params, trainable };
 }
 
-async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[]): Promise<TrainerResult> {
+/** The step's FLOPs (scripts/bench/flops.ts) and how far the median step is from their time at the matmul rate. */
+function againstBound(trainer: Trainer, result: TrainerResult, timed: Metrics[], rate: MatmulRate): TrainerResult['flops'] {
+  if (!result.phases || !result.stepMs || !Number.isFinite(result.unitsPerStep)) return undefined;
+  const config = trainer.config as Record<string, unknown>;
+  const lengths = timed.map((m) => m['completions/mean_length']).filter((x) => Number.isFinite(x));
+  const flops = stepFlops({
+    paramsPerToken: matmulParamsPerToken(trainer.model as Parameters<typeof matmulParamsPerToken>[0]),
+    tokensPerStep: result.unitsPerStep!,
+    phases: Object.keys(result.phases),
+    epochs: typeof config.num_ppo_epochs === 'number' ? config.num_ppo_epochs : undefined,
+    rows: typeof config.per_device_train_batch_size === 'number' ? config.per_device_train_batch_size : undefined,
+    meanCompletionLength: lengths.length > 0 ? median(lengths) : undefined,
+  });
+  const boundMs = flops.total / (rate.gflops * 1e6);
+  return { ...flops, boundMs, timesBound: result.stepMs.median / boundMs };
+}
+
+async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[], rate: MatmulRate): Promise<TrainerResult> {
   const spec = TRAINERS[name];
   const overrides = { ...(SETUP_OVERRIDES[name] ?? {}) };
   const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: checkpointFor(name, overrides), overrides };
@@ -105,7 +124,8 @@ async function benchOne(name: TrainerName, backend: BackendName, steps: number, 
       other: med - Object.values(phases).reduce((a, b) => a + b, 0),
       tensors: { beforeCreate, afterWarmup, afterTimed, afterDispose: NaN, leakPerRun: afterTimed - afterWarmup, leftAfterDispose: NaN },
     } satisfies Partial<TrainerResult>);
-    log(`  ${name}/${backend}: ${steps} steps, median ${med.toFixed(1)} ms`);
+    result.flops = againstBound(trainer, result, timed, rate);
+    log(`  ${name}/${backend}: ${steps} steps, median ${med.toFixed(1)} ms${result.flops ? ` (${result.flops.timesBound.toFixed(1)} × bound)` : ''}`);
     if (steps < 2) result.notes.push('throughput needs at least 2 timed steps');
     if (afterTimed !== afterWarmup) warnings.push(`${name} on ${backend}: tf.memory().numTensors went ${afterWarmup} → ${afterTimed} over ${steps} timed steps (a leak)`);
   } catch (error) {
@@ -170,6 +190,7 @@ async function main(options: BenchOptions): Promise<number> {
 
   const results: TrainerResult[] = [];
   const sampling: SamplingResult[] = [];
+  const matmul: Partial<Record<BackendName, MatmulRate>> = {};
   let bound: SamplingBound | null = null;
   for (const backend of options.backends) {
     const status = statuses.find((s) => s.backend === backend)!;
@@ -179,9 +200,12 @@ async function main(options: BenchOptions): Promise<number> {
     }
     if ((await selectBackend({ requested: backend, order: [backend] })).backend !== backend) throw new Error(`could not switch to ${backend}`);
     status.benchmarked = true;
+    const rate = await matmulRate();
+    matmul[backend] = rate;
+    log(`${backend}: matmul ${rate.n}³ at ${rate.gflops.toFixed(1)} GFLOP/s (median ${rate.medianGflops.toFixed(1)})`);
     for (const name of trainers) {
       log(`${name} on ${backend}: ${options.warmup} warm-up + ${stepsFor(backend)} timed steps…`);
-      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings));
+      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings, rate));
     }
     if (options.sampling) {
       log(`the sampling call on ${backend}…`);
@@ -196,7 +220,7 @@ async function main(options: BenchOptions): Promise<number> {
   }
 
   const report: BenchReport = {
-    schema: 3,
+    schema: 4,
     machine,
     options: {
       backends: options.backends,
@@ -205,6 +229,7 @@ async function main(options: BenchOptions): Promise<number> {
       warmup: options.warmup,
     },
     backends: BACKEND_ORDER.map((b) => statuses.find((s) => s.backend === b)!).sort((a, b) => Number(b.benchmarked) - Number(a.benchmarked)),
+    matmul,
     results,
     sampling: { bound, results: sampling },
     notes,

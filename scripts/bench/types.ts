@@ -1,5 +1,6 @@
-/** The shape of bench-results/bench.json (schema 3: adds `sampling`). Times in milliseconds. */
+/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`). Times in milliseconds. */
 import type { BackendName } from '@/lib/tf/names';
+import type { MatmulRate, StepFlops } from './flops';
 import type { SamplingBound, SamplingResult } from './sampling';
 
 export interface MachineInfo {
@@ -68,14 +69,18 @@ export interface TrainerResult {
     /** afterDispose − beforeCreate: what dispose() left behind. */
     leftAfterDispose: number;
   };
+  /** The step's FLOPs (scripts/bench/flops.ts), their time at the backend's matmul rate, and the median step over it. */
+  flops?: StepFlops & { boundMs: number; timesBound: number };
   error?: string;
 }
 
 export interface BenchReport {
-  schema: 3;
+  schema: 4;
   machine: MachineInfo;
   options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
   backends: BackendStatus[];
+  /** Each benchmarked backend's matmul rate, measured before its trainers: the FLOP bounds use it. */
+  matmul: Partial<Record<BackendName, MatmulRate>>;
   results: TrainerResult[];
   /** The sampling call (scripts/bench/sampling.ts): its bound (measured on wasm; null if wasm was not benchmarked). */
   sampling: { bound: SamplingBound | null; results: SamplingResult[] };

@@ -175,6 +175,7 @@ export const references: readonly Reference[] = [
   { id: 'zheng2025deepeyes', authors: 'Zheng, Z., Yang, M., Hong, J., et al.', year: 2025, title: 'DeepEyes: Incentivizing "Thinking with Images" via Reinforcement Learning', arxiv: '2505.14362' },
   { id: 'zhang2025chain', authors: 'Zhang, X., Gao, Z., Zhang, B., et al.', year: 2025, title: 'Chain-of-Focus: Adaptive Visual Search and Zooming for Multimodal Reasoning via RL', note: 'later version: Adaptive Chain-of-Focus Reasoning via Dynamic Visual Search and Zooming for Efficient VLMs', arxiv: '2505.15436' },
   { id: 'hong2025deepeyesv2', authors: 'Hong, J., Zhao, C., Zhu, C., et al.', year: 2025, title: 'DeepEyesV2: Toward Agentic Multimodal Model', arxiv: '2511.05271' },
+  { id: 'deepeyes-reward-code', authors: 'Visual-Agent', year: 2025, title: 'DeepEyes source: verl/utils/reward_score/vl_agent.py', note: 'at commit 3679418 (19 May 2025): the reward the chapter quotes, lines 260–266 and 415', url: 'https://github.com/Visual-Agent/DeepEyes/blob/3679418674c47bf7aef508912e38f01e2d9ae610/verl/utils/reward_score/vl_agent.py' },
 ];
 
 /** The link a reference is cited by: its arXiv abstract page, or its URL. */

@@ -236,7 +236,7 @@ export const exercises = [
     stage: 'expert',
     title: 'The clipped surrogate loss',
     statement: [
-      "Compute PPO's policy loss for one sequence as TRL does: the ratio $\\rho_t = \\exp(\\log \\pi_\\theta - \\log \\pi_{\\theta_{\\mathrm{old}}})$ at each token, then the mean over the tokens of $\\max\\big(-\\hat{A}_t \\rho_t,\\; -\\hat{A}_t\\, \\mathrm{clip}(\\rho_t, 1 - \\varepsilon, 1 + \\varepsilon)\\big)$.",
+      "Compute PPO's policy loss for one sequence as TRL does: the ratio $\\rho_t = \\exp(\\log \\pi_\\theta - \\log \\pi_{\\theta_{\\mathrm{old}}})$ at each token, then the mean over the tokens of $\\max(-\\hat{A}_t \\rho_t,\\; -\\hat{A}_t \\bar{\\rho}_t)$, where $\\bar{\\rho}_t = \\mathrm{clip}(\\rho_t, 1 - \\varepsilon, 1 + \\varepsilon)$.",
       'The three arrays have one number per token, and `cliprange` is $\\varepsilon$. Return one number.',
     ],
     entry: 'ppoPolicyLoss',
@@ -465,7 +465,7 @@ export const exercises = [
     stage: 'expert',
     title: 'GSPO: one ratio per sequence',
     statement: [
-      "GSPO replaces GRPO's per-token ratios with one ratio per completion, the geometric mean over its real tokens: $s_i = \\exp\\big(\\frac{1}{\\lvert y_i \\rvert} \\sum_t (\\log \\pi_\\theta - \\log \\pi_{\\theta_{\\mathrm{old}}})\\big)$. Its loss is the mean over completions of $-\\min\\big(s_i \\hat{A}_i,\\; \\mathrm{clip}(s_i, 1 - \\varepsilon_{\\mathrm{low}}, 1 + \\varepsilon_{\\mathrm{high}})\\, \\hat{A}_i\\big)$: TRL's `importance_sampling_level='sequence'` with `loss_type='grpo'` and $\\beta = 0$.",
+      "GSPO replaces GRPO's per-token ratios with one ratio per completion, the geometric mean over its real tokens: $s_i = \\exp\\big(\\frac{1}{\\lvert y_i \\rvert} \\sum_t (\\log \\pi_\\theta - \\log \\pi_{\\theta_{\\mathrm{old}}})\\big)$. Its loss is the mean over completions of $-\\min(s_i \\hat{A}_i,\\; \\bar{s}_i \\hat{A}_i)$, where $\\bar{s}_i = \\mathrm{clip}(s_i, 1 - \\varepsilon_{\\mathrm{low}}, 1 + \\varepsilon_{\\mathrm{high}})$: TRL's `importance_sampling_level='sequence'` with `loss_type='grpo'` and $\\beta = 0$.",
       '`logps`, `oldLogps` and `mask` have one row per completion and one column per token; the mask is 1 for a real token and 0 for padding, which must not count. `advantages` has one number per completion. Return one number.',
     ],
     entry: 'gspoLoss',

@@ -15,3 +15,5 @@ export const prosePct = (x: number) => String(Math.round(1000 * x) / 10);
 export const proseList = (items: string[]) => items.join(', ').replace(/, ([^,]*)$/, ' and $1');
 /** A difference of two shares in points, to one decimal ("15.6"). */
 export const prosePoints = (a: number, b: number) => String(Math.round(1000 * (a - b)) / 10);
+/** "34.2 to 48.4": the smallest and largest of differences of shares, in points as prosePoints writes them. */
+export const proseRange = (differences: number[]) => `${prosePoints(Math.min(...differences), 0)} to ${prosePoints(Math.max(...differences), 0)}`;

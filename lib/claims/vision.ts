@@ -3,7 +3,7 @@
  * sentences they rebuild from their runs.
  */
 import { evalAt, last, pct, SEEDS } from './history';
-import { printedFigure, proseList, prosePct, prosePoints } from './prose';
+import { printedFigure, proseList, prosePct, prosePoints, proseRange } from './prose';
 import type { Claim, ClaimRun } from './types';
 
 /** A vision run as the lab runs it (1,600 steps, SFT's 800 included), evaluated every 200 steps, so at the end of SFT too. */
@@ -28,6 +28,7 @@ export const claims: readonly Claim[] = [
           `Over seeds 0, 1 and 2, GRPO lifts held-out accuracy from ${proseList(sftEnd.map((x) => `${prosePct(x)}%`))} after SFT to ${proseList(end.map((x) => `${prosePct(x)}%`))}: ${proseList(SEEDS.map((_, i) => prosePoints(end[i], sftEnd[i])))} points`,
         ].map((x) => printedFigure(context, VISION_CHAPTER, x)),
         printedFigure(context, '01-agentic-rl.mdx', `Held-out accuracy ${prosePct(sftEnd[0])}% → ${prosePct(end[0])}% after GRPO from SFT (seed 0)`),
+        printedFigure(context, VISION_CHAPTER, `lifts held-out accuracy ${proseRange(SEEDS.map((_, i) => end[i] - sftEnd[i]))} points over its SFT start (${prosePct(sftEnd[0])}% → ${prosePct(end[0])}% on seed 0)`),
       ].join('');
       return {
         holds: unprinted === '' && SEEDS.every((_, i) => end[i] - sftEnd[i] >= 0.1),
@@ -45,6 +46,8 @@ export const claims: readonly Claim[] = [
       const unprinted = [
         printedFigure(context, VISION_CHAPTER, `| \`text_only\`, after the same training | ${prosePct(blind[0])}% |`),
         printedFigure(context, VISION_CHAPTER, `\`default\` ends ${proseList(SEEDS.map((_, i) => prosePoints(seeing[i], blind[i])))} points above \`text_only\`, which reaches ${proseList(blind.map((x) => `${prosePct(x)}%`))}`),
+        // The takeaway's range over the seeds, written as the section's figures are.
+        printedFigure(context, VISION_CHAPTER, `the picture is worth ${proseRange(SEEDS.map((_, i) => seeing[i] - blind[i]))} points over \`text_only\`, the same model without it (${prosePct(Math.min(...blind))}% to ${prosePct(Math.max(...blind))}%)`),
         printedFigure(context, '01-agentic-rl.mdx', `${prosePct(blind[0])}% with the same questions and no picture`),
       ].join('');
       return {

@@ -9,6 +9,8 @@ import { receptiveField } from '@/lib/models/config';
 import { selectBackend } from '@/lib/tf/backend';
 import { agentPresets } from '@/lib/train/agent-config';
 import { AGENT_MEMORY_SFT, AGENT_REFLECT_SFT, MEMORY_SLIDING_WINDOW, agentModelConfig, createAgentLabTask } from '@/lib/train/lab-setup';
+import { memoryProblem } from '@/lib/tasks/agent-memory';
+import { BOS_ID } from '@/lib/tasks/tokenizer';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
 import { CLAIMS } from '../../scripts/claims/catalog';
@@ -44,9 +46,19 @@ describe('chapter 10 and chapter 1 quote the memory and reflect runs (seed 0, wa
     expect(receptiveField(config)).toBe(23);
     expect(chapter10).toContain(`a window of $W = ${MEMORY_SLIDING_WINDOW}$`);
     expect(chapter10).toContain('$2 \\times 11 + 1 = 23$');
-    const earliest = 10 + '; c=81 d=20 e=44 b?####'.length - 1;
-    expect(chapter10).toContain(`at position ${earliest} of the sequence`);
-    expect(chapter10).toContain(`$${earliest} - 22 = ${earliest - 22}$`);
+    // The real layout: <bos> and the prompt, then the policy's ';' at once, the environment's reply, and '####'.
+    const task = createAgentLabTask('memory');
+    const problem = memoryProblem(37, 52, 'b', [81, 20, 44]);
+    const prompt = task.encodePrompt(problem);
+    expect(prompt[0]).toBe(BOS_ID);
+    const turnEnd = prompt.length; // where ';' sits
+    const choosing = turnEnd + `;${problem.memory!.observation}####`.length - 1; // the last '#': its logits choose the first digit
+    expect(chapter10).toContain('the prompt fills positions 1 to 9');
+    expect(chapter10).toContain(`\`;\` sits at position ${turnEnd}, the environment's reply at ${turnEnd + 1} to ${turnEnd + problem.memory!.observation.length}`);
+    expect(chapter10).toContain(`at position ${choosing + 1}; the logits that choose it are those at position ${choosing} of the sequence`);
+    const fieldStart = choosing - (receptiveField(config) - 1);
+    expect(fieldStart).toBe(turnEnd); // the ';' is the one token of the policy's that is still in view
+    expect(chapter10).toContain(`$${choosing} - 22 = ${fieldStart}$, the \`;\` that closed the policy's first turn`);
     expect(chapter10).toContain(`of which ${AGENT_MEMORY_SFT.toolRate * 100}% write both facts`);
     expect(agentPresets.reflect.overrides.reward_weight_tool_cost).toBe(0.5);
     expect(chapter10).toContain('$c = 0.5$');

@@ -72,7 +72,7 @@ test('search results and the lab’s next-run note and comparison prompt pass ax
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/labs/grpo/?max_steps=2');
   await goLive(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.locator('.lab-status')).toContainText('finished', { timeout: 60_000 });
   await page.getByLabel('Preset').selectOption('lr_too_high');
   await page.getByRole('region', { name: 'Compare' }).getByRole('button', { name: /^Run / }).click();

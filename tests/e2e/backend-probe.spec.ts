@@ -19,7 +19,7 @@ test.describe('backend chosen by measurement', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await probeWith(page, { software: true, margin: 100 });
     await page.goto('/labs/grpo/?max_steps=5000&num_generations=2&per_device_train_batch_size=4&max_completion_length=8&eval_steps=0');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     const report = page.getByLabel('Backend timing');
     await expect(report).toContainText(/Switched to web(gpu|gl): \d+ ms\/step against \d+ ms\/step on wasm/, { timeout: 200_000 });
     for (const backend of ['webgpu', 'webgl', 'wasm']) await expect(report).toContainText(new RegExp(`${backend}: \\d+ ms/step \\(median of 3\\)`));
@@ -35,7 +35,7 @@ test.describe('backend chosen by measurement', () => {
   test('an explicit backend is kept, and nothing is timed', async ({ page }) => {
     await probeWith(page, { software: true, margin: 100 });
     await page.goto('/labs/grpo/?max_steps=400&backend=wasm');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThan(5);
     await expect(page.getByLabel('Backend timing')).toHaveCount(0);
     await expect(status(page)).toContainText(/^wasm · /);

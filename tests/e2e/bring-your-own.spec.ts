@@ -9,7 +9,7 @@ test.describe('a reader’s own reward function', () => {
   test('is scored beside the built-in rewards, shown in the inspector, and kept for the next visit', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=2&eval_steps=0');
     await writeReward(page, 'function reward(completions, ctx) {\n  return completions.map((text, i) => (text.includes(ctx.answers[i]) ? 0.5 : 0));\n}\n');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
     await expect(page.locator('.inspector-table thead')).toContainText('custom');
     await expect(page.locator('summary', { hasText: 'Your reward function' })).toContainText('(on, weight 1)');
@@ -22,14 +22,14 @@ test.describe('a reader’s own reward function', () => {
   test('takes export default as a CLI file has it; a broken one is explained under the editor until a run loads a good one', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=2&eval_steps=0');
     await writeReward(page, 'export default function (completions) {\n  return completions.map(() => 0.25;\n}\n');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     const below = page.locator('.lab-reward-error');
     await expect(below).toContainText('Your reward function could not be loaded');
     await expect(below).toContainText('Expected: function reward(completions, ctx)');
     await expect(status(page)).toContainText('step 0');
     await expect(page.locator('.lab-notice')).toContainText('Training did not start');
     await writeRewardAgain(page, 'export default (completions) => completions.map(() => 0.25);\n');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
     await expect(below).toHaveCount(0);
     await expect(page.locator('.inspector-table thead')).toContainText('custom');
@@ -38,7 +38,7 @@ test.describe('a reader’s own reward function', () => {
   test('an infinite loop stops the run with a message, and the page stays usable', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=5&eval_steps=0');
     await writeReward(page, 'function reward(completions) {\n  while (true) {}\n}\n');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(page.locator('.lab-error')).toContainText('Training failed at step 1: the reward function failed: stopped after 2000 ms: the code did not return (an infinite loop?)', { timeout: 60_000 });
     // The page was never blocked: its controls still answer at once.
     const started = Date.now();
@@ -64,7 +64,7 @@ test.describe('a reader’s own reward function', () => {
         '}',
       ].join('\n'),
     );
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     const alert = page.locator('.lab-error');
     await expect(alert).toContainText('line 4: Error: {"storage":"ReferenceError","cookie":"ReferenceError","page":"ReferenceError","idb":"SecurityError"}', { timeout: 60_000 });
     // The history before the failure is kept: the evaluation before the first step.
@@ -77,7 +77,7 @@ test.describe('a reader’s own reward function', () => {
     ]) {
       await page.getByRole('button', { name: 'Reset' }).click();
       await writeRewardAgain(page, code);
-      await page.getByRole('button', { name: 'Train' }).click();
+      await page.getByRole('button', { name: 'Train', exact: true }).click();
       await expect(page.locator('.lab-error, .lab-notice').filter({ hasText: message })).toBeVisible({ timeout: 60_000 });
     }
   });
@@ -105,7 +105,7 @@ test.describe('a reader’s own dataset', () => {
 
     await input.setInputFiles({ name: 'plus-two.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(lines(200)) });
     await expect(page.locator('.lab-dataset [role=status]')).toContainText('Training on plus-two.jsonl: 180 training lines, 20 held out for evaluation.');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
     // The groups the run trained on are the file's problems.
     await expect(page.locator('.lab-section', { has: page.locator('.inspector-table') })).toContainText('+01=');
@@ -120,7 +120,7 @@ test.describe('a reader’s own dataset', () => {
     const pairs = Array.from({ length: 40 }, (_, i) => JSON.stringify({ prompt: `${String(i).padStart(2, '0')}+10=`, chosen: `#### ${i + 10}`, rejected: `#### ${i + 11}`, split: i < 4 ? 'test' : 'train' })).join('\n');
     await input.setInputFiles({ name: 'pairs.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(pairs) });
     await expect(page.locator('.lab-dataset [role=status]')).toContainText('36 training lines, 4 held out');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
   });
 });

@@ -78,7 +78,7 @@ test('Train pressed before the page is live starts one run (pressed again once, 
   const errors = collectErrors(page);
   const release = await holdFrameworkCode(page); // the framework's code arrives only after the click
   await page.goto('/labs/ppo/', { waitUntil: 'domcontentloaded' });
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   expect(await state(page)).toMatchObject({ booted: true, live: false });
   release();
   const status = page.locator('.lab-status');

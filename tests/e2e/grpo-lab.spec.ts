@@ -10,7 +10,7 @@ const rewardChart = (page: Page) => page.getByRole('figure', { name: 'Reward (me
 test.describe('GRPO lab', () => {
   test('Train advances steps on a named backend and draws the charts; Pause stops; Reset clears', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=500');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* of 500 · [\d,]+ ms\/step · training/, { timeout: 60_000 });
     // 'auto' starts on wasm and times the others meanwhile. No GPU here: WebGPU's adapter is a software fallback and
     // WebGL renders in software; neither is timed, and the report says why.
@@ -64,7 +64,7 @@ test.describe('GRPO lab', () => {
 
   test('an exported run imports back and overlays; a bad file changes nothing', async ({ page }, testInfo) => {
     await page.goto('/labs/grpo/?max_steps=3&seed=1');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export run (JSON)' }).click();
@@ -91,7 +91,7 @@ test.describe('GRPO lab', () => {
     await page.goto('/labs/grpo/?max_steps=2&seed=2');
     await labSettled(page); // a file chosen before then is covered by deferred-boot.spec.ts
     await page.getByLabel('Import run').setInputFiles(file);
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText('finished', { timeout: 60_000 });
     await expect(rewardChart(page)).toContainText('seed=1');
     await expect(rewardChart(page)).toContainText('seed=2');
@@ -126,7 +126,7 @@ test('in the GRPO chapter, the prose shows first and the lab loads only when ope
   // 'plot-readout': a class name of the lab's charts (labs/shell/MetricPlot.tsx), in the lab's code and nowhere else.
   expect(scripts.some((s) => s.includes('plot-readout'))).toBe(false); // no lab code yet
   await open.click();
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.locator('.lab-status')).toHaveText(/^wasm · step [1-9]/, { timeout: 60_000 });
   expect(scripts.some((s) => s.includes('plot-readout'))).toBe(true);
 });

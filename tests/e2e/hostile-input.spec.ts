@@ -32,7 +32,7 @@ test.describe('hostile lab links', () => {
       const errors = pageErrors(page);
       await page.goto(`/labs/grpo/${query}`);
       await labSettled(page); // the link's settings read, and its notices out
-      await expect(page.getByRole('button', { name: 'Train' })).toBeEnabled();
+      await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
       const notices = page.locator('.lab-notice');
       expect(await notices.count()).toBeLessThanOrEqual(5);
       const texts = await notices.allTextContents();
@@ -41,7 +41,7 @@ test.describe('hostile lab links', () => {
       else expect(texts, 'an unreadable key is dropped without a notice').toEqual([]);
       await page.getByLabel('max_steps').fill('1');
       await page.getByLabel('max_steps').blur();
-      await page.getByRole('button', { name: 'Train' }).click();
+      await page.getByRole('button', { name: 'Train', exact: true }).click();
       await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
       expect(errors).toEqual([]);
     });
@@ -50,7 +50,7 @@ test.describe('hostile lab links', () => {
   test('a lab trains with no tfjs on the page’s main thread (it lives in the worker)', async ({ page }) => {
     const seen = watch(page);
     await page.goto('/labs/ppo/?max_steps=2');
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
     await expectTfjsInWorkersOnly(page, seen);
   });

@@ -7,7 +7,7 @@ test('LoRA at rank 4: train, see the update’s rank, merge and compare, export 
   await page.goto('/labs/lora/?max_steps=40&eval_steps=20');
   await expect(page.getByLabel('Preset')).toHaveValue('lora_r4');
   await expect(page.getByRole('textbox', { name: 'r', exact: true })).toHaveValue('4');
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByRole('status').first()).toContainText(/step 40 .*finished/, { timeout: 90_000 });
   // The spectrum: every adapted layer's ΔW has at most 4 nonzero singular values, so effective rank ≤ 4.
   const panel = page.getByRole('region', { name: 'What the update looks like' });
@@ -33,7 +33,7 @@ test('LoRA at rank 4: train, see the update’s rank, merge and compare, export 
 test('actions wait for the run to pause or finish', async ({ page }) => {
   await page.goto('/labs/lora/?preset=full_ft&max_steps=300');
   await expect(page.getByRole('button', { name: 'Merge and compare' })).toBeDisabled();
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByRole('status').first()).toContainText(/step [1-9]/, { timeout: 60_000 });
   await expect(page.getByRole('button', { name: 'Merge and compare' })).toBeDisabled();
   await page.getByRole('button', { name: 'Pause' }).click();

@@ -109,7 +109,7 @@ for (const { slug, query } of RUNS) {
     await labSettled(page);
     await expectNoSidewaysScroll(page, 'before Train');
 
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     // A first step (or round) is done: its samples are in the viewers.
     await expect(status).toContainText(/\bstep [1-9]|\b[1-9]\d* of \d+ rounds done/, { timeout: 90_000 });
     await expectNoSidewaysScroll(page, 'during the run');

@@ -73,7 +73,7 @@ test(`at ${WIDTH} px the GRPO lab after a run does not scroll sideways: its insp
   test.setTimeout(120_000);
   await page.goto('/labs/grpo/?max_steps=2');
   await goLive(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.locator('.lab-status')).toContainText('finished', { timeout: 90_000 });
   await expect(page.locator('.inspector-table').first()).toBeVisible();
   const { by, culprits } = await overflow(page);

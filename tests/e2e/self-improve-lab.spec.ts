@@ -21,7 +21,7 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', as
   await labSettled(page);
   await expect(page.getByRole('combobox', { name: 'filter', exact: true })).toHaveValue('majority');
   await expect(page.getByRole('textbox', { name: 'num_prompts', exact: true })).toHaveValue('16');
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   // While it runs, the status line says which part of which round is under way.
   await expect(status(page)).toContainText(/now: round \d+: (sampling|fine-tuning|evaluating)/, { timeout: 60_000 });
   await expect.poll(() => roundOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
@@ -64,7 +64,7 @@ test('self-improve lab: Pause takes effect inside round 0, and Train resumes it'
   // tens of seconds away.
   await page.goto('/labs/self-improve/?num_prompts=16&eval_samples=20&seed=2&max_steps=2');
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText('now: round 0: fine-tuning', { timeout: 60_000 });
   await page.waitForTimeout(1000); // well inside the round's fine-tuning
   await page.getByRole('button', { name: 'Pause' }).click();
@@ -93,6 +93,6 @@ test('self-improve lab: a hostile link gets one notice naming the field, and the
   expect(notices.join(' ')).toMatch(/filter/);
   expect(notices.join(' ')).toMatch(/num_prompts/);
   for (const text of notices) expect(text.length).toBeLessThan(300);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/1 of 1 round done .*finished/, { timeout: 60_000 });
 });

@@ -121,7 +121,7 @@ test.describe.serial('assignments', () => {
     const ownSeed = String(studentSeed(made.id, HOSTILE_NAME));
     await expect(page.getByLabel('seed', { exact: true })).toHaveValue(ownSeed);
     await expect(page.getByLabel('seed', { exact: true })).toBeDisabled();
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: 90_000 });
     // 200 test problems: choosing dr_grpo above reset eval_samples, which is not locked, to that preset's.
     await expect(banner).toContainText(/Your run’s final eval\/accuracy: [\d.]+ ± [\d.]+ \(95% interval\) on the lab’s 200 test problems\. Your instructor measures it on problems of their own/);

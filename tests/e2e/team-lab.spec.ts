@@ -11,7 +11,7 @@ test('the team lab trains both roles and shows their turns, the message and what
   await page.goto('/labs/team/?max_steps=3&eval_steps=3');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('A team of two agents learns to talk');
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
   const viewer = page.getByRole('region', { name: 'Team rollouts and what messages mean' });
   await expect(viewer.locator('tbody tr').first()).toContainText(/position \d/);
@@ -28,6 +28,6 @@ test('a link with a channel longer than the lab allows gets one notice naming it
   const texts = await page.locator('.lab-notice').allTextContents();
   expect(texts.join(' ')).toMatch(/max_message_length/);
   expect(texts.length).toBeLessThanOrEqual(1);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
 });

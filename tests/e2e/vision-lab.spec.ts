@@ -20,7 +20,7 @@ test('the vision lab trains, shows each picture with the answers marked right an
   await page.goto(link());
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('A policy that sees: counting shapes in pictures');
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 60_000 });
 
   const v = viewer(page);
@@ -51,7 +51,7 @@ test('the vision lab trains, shows each picture with the answers marked right an
 test('under text_only the lab shows no picture and says there is nothing to attend to', async ({ page }) => {
   await page.goto(link({ preset: 'text_only', max_steps: '1' }));
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
   await expect(viewer(page).locator('.vision-no-picture').first()).toContainText('No picture');
   await expect(viewer(page).getByRole('img')).toHaveCount(0);
@@ -71,7 +71,7 @@ test('a hostile link gets one notice per bad field, and the lab still trains', a
   await expect(page.getByRole('combobox', { name: 'questions', exact: true })).toHaveValue('mixed');
   await expect(page.getByRole('textbox', { name: 'grid_size', exact: true })).toHaveValue('4');
   await expect(page.getByRole('textbox', { name: 'num_generations', exact: true })).toHaveValue('2');
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
   await expect(viewer(page).locator('.vision-group')).not.toHaveCount(0);
   expect(errors).toEqual([]);

@@ -27,6 +27,7 @@ export const METRIC_WORDS: Record<string, string> = {
   'eval/memory_use_rate': 'writes, reads, uses memory',
   'eval/first_try_accuracy': 'right on the first try',
   'eval/fix_rate': 'wrong, then fixed',
+  'eval/deliberate_miss_rate': 'known facts missed, then fixed',
   'eval/fabricated_result_rate': 'made-up results',
   'eval/return': 'greedy return',
   'episode/return_mean': 'mean episode return',

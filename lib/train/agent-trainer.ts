@@ -65,6 +65,8 @@ export interface AgentSamples {
   rewardWeights: number[];
   /** True when the loss also trained on the observations (the bug): the viewer says so. */
   trainedOnObservations: boolean;
+  /** True when the calculator answers only after the verdict (tool_after_verdict): the viewer says so. */
+  toolAfterVerdict: boolean;
   numGenerations: number;
   episodes: AgentEpisode[];
 }
@@ -255,6 +257,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
         rewardNames: rewardFns.map((r) => r.name),
         rewardWeights: rewardFns.map((r) => r.weight),
         trainedOnObservations: config.train_on_tool_results,
+        toolAfterVerdict: config.tool_after_verdict,
         numGenerations: G,
         episodes: problems.map((p, i) => {
           const n = gen.lengths[i];

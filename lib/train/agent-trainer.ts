@@ -177,9 +177,10 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
     const firstRight = episodes.map((e, i) => parseAnswer(e.attempts[0]) === problems[i].answer);
     metrics['eval/first_try_accuracy'] = share(() => true, (i) => Number(firstRight[i]));
     metrics['eval/fix_rate'] = share(() => true, (i) => Number(!firstRight[i] && stats.correct[i] === 1));
-    // The hack a reward for fixing invites, answering a known fact wrong so as to fix it: misses fixed on the
-    // times-table facts (easy problems), which every checkpoint answers right from memory. Where no hack is paid
-    // for it stays where the checkpoint has it.
+    // The hack a reward for fixing would invite, answering a known fact wrong so as to fix it: the share of the
+    // times-table facts (easy problems, which the reflect checkpoints answer right from memory 82-88% of the time)
+    // whose first try is wrong and second right. It counts honest slips too, so it starts above 0; a policy that
+    // missed on purpose would raise it. No reward here pays for a fix, and a fix by calling costs a call.
     if (problems.some((p) => p.easy)) metrics['eval/deliberate_miss_rate'] = share((p) => p.easy, (i) => Number(!firstRight[i] && stats.correct[i] === 1));
   }
   if (task.kind === 'memory') {

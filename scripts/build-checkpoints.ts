@@ -14,6 +14,8 @@
  *                                  demonstrations, half of them writing both facts to memory and reading the asked one.
  *   public/models/agent-reflect-sft.arlw  the product task's model with room for a second try (seed 0) after SFT on
  *                                  agent_sft's demonstrations, a fifth of the direct answers wrong first, told "?", fixed.
+ *   public/models/agent-reflect-feedback-sft.arlw  the same recipe with 30% of the direct answers wrong first and 30%
+ *                                  of their second tries calling: the reflect_feedback preset's start.
  *   public/models/team-receiver-sft.arlw  the team lab's receiver after SFT on one convention for reading the channel
  *                                  (scripts/build-team-checkpoint.ts, run last).
  * Prints each SFT run as JSON lines and its final held-out metrics. `-- --only agent_memory_sft,agent_reflect_sft`
@@ -26,7 +28,7 @@ import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
 import { selectBackend } from '@/lib/tf/backend';
 import { agentSftSource } from '@/lib/train/agent-trainer';
 import { resolve } from '@/lib/train/config';
-import { AGENT_MEMORY_SFT, AGENT_MULTISTEP_SFT, AGENT_REFLECT_SFT, agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
+import { AGENT_MEMORY_SFT, AGENT_MULTISTEP_SFT, AGENT_REFLECT_FEEDBACK_SFT, AGENT_REFLECT_SFT, agentModelConfig, CHECKPOINTS, createAgentLabTask, createLabTask, labModelConfig } from '@/lib/train/lab-setup';
 import { TrainingRun, type StepTrainer } from '@/lib/train/run';
 import { sftSchema } from '@/lib/train/sft-config';
 import { createSftTrainer, sftTrainerOn } from '@/lib/train/sft-trainer';
@@ -119,6 +121,18 @@ if (wanted('agent_reflect_sft')) {
   await run('agent-reflect-sft', reflectSft, steps, 100);
   await write(reflecting, CHECKPOINTS.agent_reflect_sft);
   reflectSft.dispose();
+  reflecting.dispose();
+}
+
+if (wanted('agent_reflect_feedback_sft')) {
+  const productTask = createAgentLabTask();
+  const reflecting = createTinyLM(agentModelConfig(productTask, 2), 0);
+  const { steps, retryRate, toolRate, secondToolRate } = AGENT_REFLECT_FEEDBACK_SFT;
+  const source = agentSftSource(productTask, { toolRate, wrongFirstRate: retryRate, secondToolRate, attempts: 2, evalSamples: 200 });
+  const feedbackSft = sftTrainerOn(reflecting, source, resolve(sftSchema, { max_steps: steps, seed: 0 }));
+  await run('agent-reflect-feedback-sft', feedbackSft, steps, 100);
+  await write(reflecting, CHECKPOINTS.agent_reflect_feedback_sft);
+  feedbackSft.dispose();
   reflecting.dispose();
 }
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { CALCULATOR_ERROR } from '@/lib/tasks/environment';
 import type { AgentEpisode, AgentSamples } from '@/lib/train/agent-trainer';
 import { RewardCells, RewardHeaders } from '../shell/SignedCell';
@@ -57,8 +57,14 @@ function memoryWrites(turn: Turn): Set<number> {
   return marked;
 }
 
+/** Turn k comes before any end of turn: it is part of the first try, before the verdict. */
+const beforeVerdict = (all: Turn[], k: number) => !all.slice(0, k).some((u) => u.tokens.includes('<eos>'));
+
+/** Whether the episode's last try was right: the correctness reward (rewardNames[0]) is 1. */
+const lastRight = (e: AgentEpisode) => e.rewards[0] === 1;
+
 function summary(e: AgentEpisode, task: AgentSamples['task']): string {
-  const tries = e.attempts > 1 ? `2 tries (first ${e.firstCorrect ? 'right' : 'wrong'})` : '';
+  const tries = e.attempts > 1 ? `2 tries (first ${e.firstCorrect ? 'right' : 'wrong'}) → ${lastRight(e) ? 'fixed' : 'wrong again'}` : '';
   if (task === 'memory') return [e.usedMemory ? 'used memory' : 'no memory used', tries].filter(Boolean).join(' · ');
   const calls = `${e.calls}${e.failures > 0 ? ` (${e.failures} failed${e.retried ? ', called again' : ''})` : ''}`;
   return [calls, tries].filter(Boolean).join(' · ');
@@ -67,7 +73,7 @@ function summary(e: AgentEpisode, task: AgentSamples['task']): string {
 /**
  * Pick a step and a prompt; see each episode of its group turn by turn: the policy's tokens, every call and the
  * calculator's reply to it (marked as not trained on, unless the masking bug is on; a failed call's "=?" marked as
- * failed), the rewards and the advantage.
+ * failed), with a second try its first try, the verdict and the second try labelled, the rewards and the advantage.
  */
 export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }) {
   const id = useId();
@@ -106,7 +112,8 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
             {' '}· <span className="tok tok-memory-write">[b=52]</span> a memory write
           </>
         ) : null}{' '}
-        · <span className="tok tok-observation tok-wrong">?</span> after ⏎: wrong, one more try · ⏎ end of a turn
+        · <span className="tok tok-observation tok-wrong">?</span> after ⏎: the verdict, wrong, one more try · ⏎ end of a turn
+        {data.toolAfterVerdict ? ' · the calculator answers only after the verdict: a first try is from memory' : null}
       </p>
       <div className="inspector-scroll">
         <table className="inspector-table">
@@ -123,41 +130,45 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
               <tr key={i}>
                 <th scope="row">{i + 1}</th>
                 <td className="tokens">
+                  {e.attempts > 1 ? <span className="try-label weight">1st try: </span> : null}
                   {turns(e).map((turn, k, all) => {
                     const source = turn.role === 'observation' ? sourceOf(all, k, data.task) : null;
                     const writes = turn.role === 'policy' && data.task === 'memory' ? memoryWrites(turn) : new Set<number>();
                     const tokClass = (j: number) =>
                       source ? `tok tok-observation${failed(turn) ? ' tok-failed' : ''}${source === 'wrong' ? ' tok-wrong' : ''}` : writes.has(j) ? 'tok tok-memory-write' : 'tok';
                     return (
-                      <span
-                        key={k}
-                        className={`turn turn-${turn.role}${failed(turn) ? ' turn-failed' : ''}`}
-                        data-role={turn.role}
-                        data-source={source ?? undefined}
-                        data-call={turn.role === 'observation' ? turn.call : undefined}
-                      >
-                        {source ? (
-                          <span className="sr-only">
-                            {SOURCE_NAME[source]}
-                            {failed(turn) ? ', failed' : ''}, {data.trainedOnObservations ? 'trained on' : 'not trained on'}:{' '}
-                          </span>
-                        ) : null}
-                        {turn.tokens.map((t, j) => (
-                          <span
-                            key={j}
-                            className={tokClass(j)}
-                            title={
-                              source === 'calculator'
-                                ? `"${t}" from the calculator, reply to call ${turn.call}${failed(turn) ? ': the call failed' : ''} (${observationNote})`
-                                : source
-                                  ? `"${t}": ${SOURCE_NAME[source]}${failed(turn) ? ', the read failed (nothing stored under that key)' : ''} (${observationNote})`
-                                  : `"${t}" by the policy (trained on)${writes.has(j) ? ', writing to memory' : ''}`
-                            }
-                          >
-                            {shown(t)}
-                          </span>
-                        ))}
-                      </span>
+                      <Fragment key={k}>
+                        {source === 'wrong' ? <span className="try-label weight">verdict: </span> : null}
+                        <span
+                          className={`turn turn-${turn.role}${failed(turn) ? ' turn-failed' : ''}`}
+                          data-role={turn.role}
+                          data-source={source ?? undefined}
+                          data-call={turn.role === 'observation' ? turn.call : undefined}
+                        >
+                          {source ? (
+                            <span className="sr-only">
+                              {SOURCE_NAME[source]}
+                              {failed(turn) ? ', failed' : ''}, {data.trainedOnObservations ? 'trained on' : 'not trained on'}:{' '}
+                            </span>
+                          ) : null}
+                          {turn.tokens.map((t, j) => (
+                            <span
+                              key={j}
+                              className={tokClass(j)}
+                              title={
+                                source === 'calculator'
+                                  ? `"${t}" from the calculator, reply to call ${turn.call}${failed(turn) ? ': the call failed' : ''} (${observationNote})`
+                                  : source
+                                    ? `"${t}": ${SOURCE_NAME[source]}${failed(turn) ? ', the read failed (nothing stored under that key)' : ''} (${observationNote})`
+                                    : `"${t}" by the policy (trained on)${writes.has(j) ? ', writing to memory' : ''}${data.toolAfterVerdict && t === ']' && beforeVerdict(all, k) ? ': a call before the verdict, which the calculator leaves unanswered' : ''}`
+                              }
+                            >
+                              {shown(t)}
+                            </span>
+                          ))}
+                        </span>
+                        {source === 'wrong' ? <span className="try-label weight"> 2nd try: </span> : null}
+                      </Fragment>
                     );
                   })}
                 </td>

@@ -29,6 +29,7 @@ export const METRIC_WORDS: Record<string, string> = {
   'eval/fix_rate': 'wrong, then fixed',
   'memory/use_rate': 'used memory (sampled episodes)',
   'reflection/fix_rate': 'wrong, then fixed (sampled episodes)',
+  'eval/deliberate_miss_rate': 'known facts missed, then fixed',
   'eval/fabricated_result_rate': 'made-up results',
   'eval/return': 'greedy return',
   'episode/return_mean': 'mean episode return',

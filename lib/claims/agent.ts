@@ -118,4 +118,27 @@ export const claims: readonly Claim[] = [
       };
     },
   },
+  {
+    id: 'agent-reflect-feedback-fixes',
+    text: 'Under reflect_feedback (reflect’s second try and reward, but the calculator answers only after the verdict "?"), GRPO learns to use the verdict: on each of seeds 0, 1 and 2 the held-out fix rate (first answer wrong, second right) rises by at least 0.15, accuracy after the second try ends at least 10 points above first-try accuracy, and the misses fixed on times-table facts (eval/deliberate_miss_rate, the signature of answering a known fact wrong on purpose) do not rise.',
+    where: 'agent preset reflect_feedback; chapter 10; the agent lab',
+    runs: Object.fromEntries(SEEDS.map((seed) => [`feedback${seed}`, { trainer: 'agent', preset: 'reflect_feedback', overrides: { seed }, steps: 60, evalEvery: 30 }])) as Record<string, ClaimRun>,
+    check: (runs) => {
+      const per = SEEDS.map((seed) => ({ seed, m0: evalAt(runs[`feedback${seed}`], 0), m: last(runs[`feedback${seed}`]) }));
+      const spread = (xs: number[]) => `${f(xs.reduce((a, b) => a + b, 0) / xs.length)} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
+      return {
+        holds: per.every(
+          ({ m0, m }) =>
+            m['eval/fix_rate'] >= m0['eval/fix_rate'] + 0.15 &&
+            m['eval/accuracy'] >= m['eval/first_try_accuracy'] + 0.1 &&
+            m['eval/deliberate_miss_rate'] <= m0['eval/deliberate_miss_rate'],
+        ),
+        figure:
+          per
+            .map(({ seed, m0, m }) => `seed ${seed}: fix rate ${f(m0['eval/fix_rate'], 3)} → ${f(m['eval/fix_rate'], 3)}, first try ${pct(m0['eval/first_try_accuracy'])} → ${pct(m['eval/first_try_accuracy'])}, after the second ${pct(m0['eval/accuracy'])} → ${pct(m['eval/accuracy'])}, known facts missed then fixed ${pct(m0['eval/deliberate_miss_rate'])} → ${pct(m['eval/deliberate_miss_rate'])}`)
+            .join('; ') +
+          `; final fix rate over seeds, mean (min–max): ${spread(per.map(({ m }) => m['eval/fix_rate']))}`,
+      };
+    },
+  },
 ];

@@ -257,6 +257,14 @@ export const AGENT_RULES = {
           constant: { file: 'common.py', name: 'ANSWER_ATTEMPTS', value: v as number },
           note: `the lab’s reflection, in AgentEnvironment (common.py; GRPOTrainer(environment_factory=...), trl/trainer/grpo_trainer.py:266-282 at ${TRL_VERSION}): the model answers with submit_answer; a wrong answer with tries left gets "?", never the right value, and the model tries again in TRL’s tool loop; a right answer or the last try ends the tries, with the same reply either way (no verdict). The rewards score the last try: scored_as_in_lab reads it from the environment, which TRL passes to every reward function (grpo_trainer.py:1654-1655). Changed: the lab’s policy answers by ending its turn, and the environment replies after its EOS; TRL continues a rollout only after a tool call (_tool_call_loop, grpo_trainer.py:1985-2222), so here an answer is a tool call, which counts towards max_tool_calling_iterations but costs nothing (tool_cost counts calculator calls, as the lab does). reset appends how to answer to the question (grpo_trainer.py:2407-2420); train_sft.py does not demonstrate submit_answer, and eval.py scores one try.`,
         },
+  tool_after_verdict: (v) =>
+    v === false
+      ? none('the calculator answers from the first try, as TRL’s tools do.')
+      : {
+          status: 'changed',
+          constant: { file: 'common.py', name: 'TOOL_AFTER_VERDICT', value: true },
+          note: `AgentEnvironment’s calculator (common.py; GRPOTrainer(environment_factory=...), trl/trainer/grpo_trainer.py:266-282 at ${TRL_VERSION}) refuses every call until submit_answer has been told "?", so a first answer is from memory, as in the lab. Changed: the lab’s calculator stays silent before the verdict; TRL answers every tool call, so a refused call gets {"error": ...} (grpo_trainer.py:2027-2029) and counts as a call for tool_cost_reward. The lab’s own checkpoint for this rule (agent_reflect_feedback_sft, whose second tries sometimes call) has no counterpart: train_sft.py demonstrates neither submit_answer nor a call after "?".`,
+        },
   tool_failure_rate: (v, s) =>
     (v as number) === 0
       ? { status: 'copied', constant: { file: 'common.py', name: 'TOOL_FAILURE_RATE', value: 0 }, note: 'the calculator never fails, as in the run.' }

@@ -97,7 +97,7 @@ export function mappingMarkdown(rows: readonly Row[]): string {
 function environmentSection(rules: AgentEpisodeRules): string {
   const para = (text: string) => wrap(text, 118).join('\n');
   const tools = [
-    rules.calculator ? `\`calculator\`${rules.failureRate > 0 ? `, which fails ${shortNumber(+(rules.failureRate * 100).toPrecision(3))} % of well-formed calls by the lab's seeded rule (\`call_fails\`: a hash of a salt and the episode's calls so far, so a call made again draws again); TRL answers a failure with \`{"error": ...}\`` : ''}` : '',
+    rules.calculator ? `\`calculator\`${rules.toolAfterVerdict ? ', which answers only after a wrong answer was told `?` (`TOOL_AFTER_VERDICT`; an earlier call gets `{"error": ...}`)' : ''}${rules.failureRate > 0 ? `, which fails ${shortNumber(+(rules.failureRate * 100).toPrecision(3))} % of well-formed calls by the lab's seeded rule (\`call_fails\`: a hash of a salt and the episode's calls so far, so a call made again draws again); TRL answers a failure with \`{"error": ...}\`` : ''}` : '',
     rules.attempts > 1
       ? `\`submit_answer\`: a wrong answer while tries are left gets the lab's reply \`?\` (never the right value) and the model tries again, ${rules.attempts} tries in all; a right answer and the last try both get "${EPISODE_OVER}", as the lab gives no verdict. \`reset\` appends these rules to the question`
       : '',
@@ -108,6 +108,7 @@ function environmentSection(rules: AgentEpisodeRules): string {
     rules.memory ? ['task', "the memory task's 12-token window: TRL keeps the whole conversation in context, and only a `rollout_func` that owns generation could drop turns"] : null,
     rules.attempts > 1 ? ['answer_attempts', "the lab's answer at the end of a turn: TRL continues a rollout only after a tool call, so answers are tool calls"] : null,
     rules.failureRate > 0 ? ['tool_failure_rate', "the lab's salt per generation batch: an environment is not told its batch"] : null,
+    rules.toolAfterVerdict ? ['tool_after_verdict', "the lab's silence before the verdict (TRL answers every call) and its checkpoint whose second tries sometimes call"] : null,
   ].filter((x): x is string[] => x !== null);
   return `
 ## The lab's episode rules: \`AgentEnvironment\`

@@ -148,7 +148,7 @@ const ENTRIES = {
     summary: 'GRPO on multi-turn episodes: a tiny agent learns to call a calculator, plan two calls, and call again after a failure',
     schema: agentSchema,
     presets: agentPresets,
-    checkpoint: (config) => (config.init_from === 'base' ? null : agentCheckpoint(config.task, config.answer_attempts)),
+    checkpoint: (config) => (config.init_from === 'base' ? null : agentCheckpoint(config.task, config.answer_attempts, config.tool_after_verdict)),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: true, dataset: null },
     load: () => import('@/lib/train/agent-trainer').then((m) => m.agentFactory),

@@ -16,6 +16,8 @@ export interface EpisodeRules {
   fails?: (episodeText: string) => boolean;
   /** Tries per episode: 2 gives a wrong final answer the reply "?" and one more try (reflection.ts). */
   maxAttempts: number;
+  /** The tool answers only after a verdict: the first try is from memory (reflection.ts withRetries). */
+  toolAfterVerdict?: boolean;
 }
 
 /** The environment of a batch of problems (row i of the batch is problems[i]), or undefined when nothing answers. */
@@ -26,5 +28,5 @@ export function episodeEnvironment(task: AgentTask, problems: readonly AgentProb
       : rules.useTools
         ? agentEnvironment(task, rules.maxCalls, rules.fails)
         : undefined;
-  return withRetries(tool, task.tokenizer, problems.map((p) => p.answer), rules.maxAttempts);
+  return withRetries(tool, task.tokenizer, problems.map((p) => p.answer), rules.maxAttempts, { toolAfterVerdict: rules.toolAfterVerdict });
 }

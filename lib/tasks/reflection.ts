@@ -18,13 +18,18 @@ export const WRONG_REPLY = '?';
 /**
  * `inner` (the calculator, or nothing) plus the verdict on each finished attempt: a wrong answer with tries left
  * gets WRONG_REPLY and the episode goes on; a right answer, or the last try, ends it. answers[row] is the episode's.
+ * With `toolAfterVerdict`, `inner` answers nothing before the first verdict: a first try is from memory, and only a
+ * try that was told "wrong" can use the tool (the reflect_feedback preset).
  */
-export function withRetries(inner: ToolEnvironment | undefined, tokenizer: CharTokenizer, answers: readonly string[], maxAttempts: number): ToolEnvironment | undefined {
+export function withRetries(inner: ToolEnvironment | undefined, tokenizer: CharTokenizer, answers: readonly string[], maxAttempts: number, opts: { toolAfterVerdict?: boolean } = {}): ToolEnvironment | undefined {
   if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new Error(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+  if (opts.toolAfterVerdict && maxAttempts === 1) throw new Error('toolAfterVerdict needs maxAttempts of at least 2: with one try no verdict ever opens the tool');
   if (maxAttempts === 1) return inner;
   const wrong = tokenizer.encode(WRONG_REPLY);
+  // An EOS in the completion so far means the policy ended a try and was told WRONG_REPLY (else the episode is over).
+  const toolOpen = (completion: readonly number[]) => !opts.toolAfterVerdict || completion.includes(tokenizer.eos);
   return {
-    respond: (completion, row) => inner?.respond(completion, row) ?? null,
+    respond: (completion, row) => (toolOpen(completion) ? inner?.respond(completion, row) ?? null : null),
     respondToEnd(completion, row = 0) {
       const attempts = attemptTexts(completion, tokenizer);
       if (attempts.length >= maxAttempts) return null;

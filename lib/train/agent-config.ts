@@ -49,6 +49,11 @@ export const agentSchema = {
     integer: true,
     reason: 'Not a TRL field: tries per episode. 2 is reflection: after a wrong final answer the environment replies "?" (wrong, never what is right) and the policy tries once more; rewards score the last try. On products it takes a model with room for the second try (its own checkpoint).',
   },
+  tool_after_verdict: {
+    kind: 'boolean',
+    default: false,
+    reason: 'Not a TRL field, with answer_attempts 2 on products: the calculator answers only after the verdict "?", so a first try is from memory and the verdict is what opens the tool (the reflect_feedback preset). On, the run starts from its own checkpoint, whose second tries call often enough for GRPO to sample it.',
+  },
   reward_weight_correctness: { ...grpoSchema.reward_weight_correctness, reason: 'The verifiable reward: 1 when the number after "####" is the answer (of the last try).' },
   reward_weight_format: { ...grpoSchema.reward_weight_format, default: 0.1, reason: 'A little credit for ending with "#### n" keeps early episodes parseable.' },
   reward_weight_tool_cost: { kind: 'number', default: 0, min: 0, max: 5, reason: 'Subtracted once per call. Off by default: calls are free, as TRL’s tools are. A call pays while it costs less than a right answer earns.' },
@@ -100,5 +105,10 @@ export const agentPresets = {
     description:
       'Reflection: a wrong final answer gets "?" (never the right value) and one more try; the reward is for a right last answer, and each calculator call costs 0.5, so answering from memory first and calling only after "?" pays best. Measured at this scale, GRPO does not learn that: it learns to call the calculator on the first try (first-try accuracy 25% → 94.5% by step 40) and the fix rate falls from 2% to 0% (seed 0; the claim agent-reflect-fixes records it on seeds 0-2; chapter 10 says why).',
     overrides: { answer_attempts: 2, max_completion_length: 40, reward_weight_format: 0, reward_weight_tool_cost: 0.5, max_steps: 40, eval_steps: 10 },
+  },
+  reflect_feedback: {
+    description:
+      'Reflection that pays: reflect’s rules and reward, but the calculator answers only after the verdict "?", so the first try is from memory and the verdict is what opens the tool; from its own checkpoint, whose second tries sometimes call. GRPO learns to call after "?" and not before: the fix rate rises from 2.5% to about 60% while first-try accuracy stays near 20% (seeds 0-2: the claim agent-reflect-feedback-fixes).',
+    overrides: { answer_attempts: 2, max_completion_length: 40, reward_weight_format: 0, reward_weight_tool_cost: 0.5, tool_after_verdict: true, max_steps: 60, eval_steps: 10 },
   },
 } satisfies Presets<typeof agentSchema>;

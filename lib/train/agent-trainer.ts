@@ -65,6 +65,8 @@ export interface AgentSamples {
   rewardWeights: number[];
   /** True when the loss also trained on the observations (the bug): the viewer says so. */
   trainedOnObservations: boolean;
+  /** True when the calculator answers only after the verdict (tool_after_verdict): the viewer says so. */
+  toolAfterVerdict: boolean;
   numGenerations: number;
   episodes: AgentEpisode[];
 }
@@ -78,6 +80,10 @@ export function resolveAgentConfig(overrides: Record<string, unknown> = {}): Age
   const config = resolveOnPolicyConfig(agentSchema, overrides);
   const limit = agentMaxCompletion(config.task, config.answer_attempts);
   if (config.max_completion_length > limit) throw new ConfigError([`max_completion_length must be at most ${limit} for the ${config.task} task (its model's context), got ${config.max_completion_length}`]);
+  // Without a second try (or a calculator) nothing would ever be answered: a run that could not mean what it says.
+  if (config.tool_after_verdict && !(config.answer_attempts > 1 && config.use_tools && config.task === 'product')) {
+    throw new ConfigError(['tool_after_verdict needs the product task with answer_attempts 2 and use_tools: it opens the calculator after the verdict "?", which only a second try gets']);
+  }
   return config;
 }
 
@@ -98,6 +104,7 @@ const rulesOf = (config: AgentConfig, fails?: (text: string) => boolean) => ({
   maxCalls: config.max_tool_calling_iterations,
   fails,
   maxAttempts: config.answer_attempts,
+  toolAfterVerdict: config.tool_after_verdict,
 });
 
 /**
@@ -170,6 +177,11 @@ export async function evaluateAgent(model: TinyLM, task: AgentTask, problems: Ag
     const firstRight = episodes.map((e, i) => parseAnswer(e.attempts[0]) === problems[i].answer);
     metrics['eval/first_try_accuracy'] = share(() => true, (i) => Number(firstRight[i]));
     metrics['eval/fix_rate'] = share(() => true, (i) => Number(!firstRight[i] && stats.correct[i] === 1));
+    // The hack a reward for fixing would invite, answering a known fact wrong so as to fix it: the share of the
+    // times-table facts (easy problems, which the reflect checkpoints answer right from memory 82-88% of the time)
+    // whose first try is wrong and second right. It counts honest slips too, so it starts above 0; a policy that
+    // missed on purpose would raise it. No reward here pays for a fix, and a fix by calling costs a call.
+    if (problems.some((p) => p.easy)) metrics['eval/deliberate_miss_rate'] = share((p) => p.easy, (i) => Number(!firstRight[i] && stats.correct[i] === 1));
   }
   if (task.kind === 'memory') {
     metrics['eval/memory_use_rate'] = share(() => true, (i) => Number(memoryStats(texts[i], problems[i].memory!.asked, parseAnswer(texts[i])).usedMemory));
@@ -246,6 +258,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
         rewardNames: rewardFns.map((r) => r.name),
         rewardWeights: rewardFns.map((r) => r.weight),
         trainedOnObservations: config.train_on_tool_results,
+        toolAfterVerdict: config.tool_after_verdict,
         numGenerations: G,
         episodes: problems.map((p, i) => {
           const n = gen.lengths[i];
@@ -294,11 +307,11 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
  * after which it calls again with probability `retryRate` and otherwise answers from memory: failures the policy
  * has seen, and recoveries to imitate. With `wrongFirstRate` (and `attempts` 2), that share of the demonstrations
  * that answer directly answer wrong first, get "?" and try again, calling with probability `toolRate` as a first try
- * does: the wrong try is context (mask 0), only the second is imitated. The tool's tokens are masked out of the loss. Held-out evaluation as the agent trainer's.
+ * does (secondToolRate, when given, instead): the wrong try is context (mask 0), only the second is imitated. The tool's tokens are masked out of the loss. Held-out evaluation as the agent trainer's.
  */
 export function agentSftSource(
   task: AgentTask,
-  opts: { toolRate: number; easyToolRate?: number; failureRate?: number; retryRate?: number; wrongFirstRate?: number; attempts?: number; evalSamples: number; maxCalls?: number },
+  opts: { toolRate: number; easyToolRate?: number; failureRate?: number; retryRate?: number; wrongFirstRate?: number; secondToolRate?: number; attempts?: number; evalSamples: number; maxCalls?: number },
 ): SftSource {
   const maxCalls = opts.maxCalls ?? 2;
   const attempts = opts.attempts ?? 1;
@@ -316,7 +329,7 @@ export function agentSftSource(
         const failure = useTool && failureRate > 0 && rng.next() < failureRate ? { call: rng.int(p.plan.length), retry: rng.next() < (opts.retryRate ?? 0) } : undefined;
         // The second try is demonstrated as a first one is (a call with probability toolRate): SFT shows that a try
         // follows "?", never that a call should; choosing to call after "?" is left to GRPO.
-        if (!useTool && wrongFirstRate > 0 && rng.next() < wrongFirstRate) return wrongThenRight(task, p, env, wrongAnswer(p.answer, rng), rng.next() < opts.toolRate);
+        if (!useTool && wrongFirstRate > 0 && rng.next() < wrongFirstRate) return wrongThenRight(task, p, env, wrongAnswer(p.answer, rng), rng.next() < (opts.secondToolRate ?? opts.toolRate));
         return task.demonstration(p, env, useTool, failure);
       });
       return { prompts: problems.map((p) => task.encodePrompt(p)), completions: demos.map((d) => d.completion), mask: demos.map((d) => d.mask) };

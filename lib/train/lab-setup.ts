@@ -93,6 +93,13 @@ export const AGENT_MEMORY_SFT = { toolRate: 0.4, steps: 300 } as const;
  * the mistake. So SFT teaches that a try follows "?", not that it should call: that is left to GRPO.
  */
 export const AGENT_REFLECT_SFT = { toolRate: 0.2, retryRate: 0.2, steps: 700 } as const;
+/**
+ * How agent_reflect_feedback_sft is made (seed 0): agent_reflect_sft's recipe with more wrong first tries (retryRate)
+ * and more calls on the second try (secondToolRate). agent_reflect_sft's second tries sample a call too rarely for
+ * GRPO to find one (0 of 40 sampled second tries, and 80 steps of reflect_feedback from it leave the fix rate at
+ * 1-2.5% on seeds 0 and 1); from this one greedy decoding still never calls (fix rate 2.5%) but sampling does.
+ */
+export const AGENT_REFLECT_FEEDBACK_SFT = { toolRate: 0.2, retryRate: 0.3, secondToolRate: 0.3, steps: 700 } as const;
 
 /** Shipped checkpoints, relative to the site root (served from public/, read from there by the CLI). */
 export const CHECKPOINTS = {
@@ -110,15 +117,21 @@ export const CHECKPOINTS = {
   agent_memory_sft: 'models/agent-memory-sft.arlw',
   /** The product task's model with room for a second try, after SFT on demonstrations, a few with a wrong first try fixed. */
   agent_reflect_sft: 'models/agent-reflect-sft.arlw',
+  /** The same model after SFT with more wrong first tries and more calls after "?": the reflect_feedback preset's start. */
+  agent_reflect_feedback_sft: 'models/agent-reflect-feedback-sft.arlw',
   /** The team lab's receiver after SFT on one convention for reading the channel (lib/train/team-sft.ts). */
   team_receiver_sft: 'models/team-receiver-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;
 
-/** The SFT checkpoint an agent run starts from: the task's, and on products with a second try the reflect model's. */
-export function agentCheckpoint(kind: AgentTaskKind, attempts: number): CheckpointName {
+/**
+ * The SFT checkpoint an agent run starts from: the task's, on products with a second try the reflect model's, and
+ * with the calculator opened by the verdict (tool_after_verdict) the one whose second tries sometimes call.
+ */
+export function agentCheckpoint(kind: AgentTaskKind, attempts: number, toolAfterVerdict = false): CheckpointName {
   if (kind === 'two_step') return 'agent_multistep_sft';
   if (kind === 'memory') return 'agent_memory_sft';
-  return attempts > 1 ? 'agent_reflect_sft' : 'agent_sft';
+  if (attempts > 1) return toolAfterVerdict ? 'agent_reflect_feedback_sft' : 'agent_reflect_sft';
+  return 'agent_sft';
 }

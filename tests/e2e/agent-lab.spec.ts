@@ -171,3 +171,20 @@ test('reflect: the page names the second try and chapter 10’s section on refle
   expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/^Reflection \(held-out\)/), 'Fixed by the second try, in the sampled training episodes']));
   expect(titles.filter((t) => /hard products, times-table|calculator’s tokens|no calculator answers|memory/i.test(t))).toEqual([]);
 });
+
+test('reflect_feedback: the viewer labels the first try, the verdict and the second try, and says the calculator waits for the verdict', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/labs/agent/?preset=reflect_feedback&max_steps=1&eval_steps=1');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
+  await expect(viewer).toContainText('the calculator answers only after the verdict');
+  // The checkpoint answers most hard products wrong from memory: some episode is told "?" and tries again.
+  const episode = await findEpisode(page, viewer, '.turn-observation[data-source="wrong"]');
+  await expect(episode.locator('.try-label')).toHaveText(['1st try:', 'verdict:', '2nd try:'].map((t) => new RegExp(`^\\s*${t}\\s*$`)));
+  await expect(episode).toContainText(/2 tries \(first wrong\) → (fixed|wrong again)/);
+  // Before the verdict no calculator reply: the first observation of the episode is the verdict itself.
+  await expect(episode.locator('.turn-observation').first()).toHaveAttribute('data-source', 'wrong');
+  expect(errors).toEqual([]);
+});

@@ -1,7 +1,7 @@
 /**
  * The exported projects, run: every step of the default sft, lora_r4, grpo, dpo and agent projects at toy scale on a
- * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), and the agent's reflect
- * and memory presets' GRPO through TRL's environment_factory, in an environment with
+ * CPU (a random 2-layer Qwen3 with Qwen3's chat template, fake GSM8K; scripts/export/smoke.md), and the agent's reflect,
+ * memory and reflect_feedback presets' GRPO through TRL's environment_factory, in an environment with
  * exactly the pinned versions (scripts/export/smoke-env.ts). .ci/run runs it after npm test on every submission:
  * EXPORT_SMOKE_PYTHON=.venv-export/bin/python npm run test:export-smoke. The vision project runs on a random Qwen2.5-VL
  * (scripts/export/smoke/make_tiny_vl.py) with its first 32 train and 8 held-out scenes. The self-improvement project runs
@@ -129,15 +129,16 @@ describe('the exported projects, run at toy scale', () => {
     expect(JSON.parse(run(dir, [path.join(SMOKE, 'eval_turns.py'), dir, env.TINY_MODEL]).trim().split('\n').at(-1)!)).toMatchObject({ ok: true, turns: 2 });
   }, 10 * MINUTES);
 
-  it('agent reflect and memory: GRPO with the lab’s episode rules through environment_factory (common.AgentEnvironment)', async () => {
+  it('agent reflect, memory and reflect_feedback: GRPO with the lab’s episode rules through environment_factory (common.AgentEnvironment)', async () => {
     // The default agent case above runs SFT; here the tiny model itself stands in for its output, to keep the case short.
     const reflect = await project('agent', 'reflect');
     step(reflect, 'prepare_data.py');
     fs.cpSync(env.TINY_MODEL, path.join(reflect, 'outputs/sft'), { recursive: true });
     const memory = await project('agent', 'memory');
+    const feedback = await project('agent', 'reflect_feedback');
     // The same data and start: prepare_data.py and the SFT stage do not depend on the episode rules.
-    for (const shared of ['data', 'outputs/sft']) fs.cpSync(path.join(reflect, shared), path.join(memory, shared), { recursive: true });
-    for (const dir of [reflect, memory]) {
+    for (const other of [memory, feedback]) for (const shared of ['data', 'outputs/sft']) fs.cpSync(path.join(reflect, shared), path.join(other, shared), { recursive: true });
+    for (const dir of [reflect, memory, feedback]) {
       const output = run(dir, [path.join(SMOKE, 'run.py'), dir, 'train_agent.py', 'log_completions=False', 'max_completion_length=96']);
       expect(output).toContain('[smoke] OK');
       // TRL took the environment path: it probed AgentEnvironment (its reset, its methods as tools) and warned.

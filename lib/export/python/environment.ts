@@ -24,6 +24,8 @@ export interface AgentEpisodeRules {
   memory: boolean;
   /** The calculator is one of the environment's tools (use_tools). */
   calculator: boolean;
+  /** The calculator answers only after a wrong answer was told "?" (tool_after_verdict, the reflect_feedback preset). */
+  toolAfterVerdict: boolean;
 }
 
 /** The reply to an answer that ends the episode, right or on the last try alike: like the lab, it gives no verdict. */
@@ -42,10 +44,16 @@ export function agentEpisodeRules(plan: Plan): AgentEpisodeRules | null {
   const attempts = (num(plan, 'ANSWER_ATTEMPTS') as number | undefined) ?? 1;
   const failureRate = calculator ? ((num(plan, 'TOOL_FAILURE_RATE') as number | undefined) ?? 0) : 0;
   const memory = num(plan, 'MEMORY_TOOL') === true;
-  return attempts > 1 || failureRate > 0 || memory ? { attempts, failureRate, memory, calculator } : null;
+  const toolAfterVerdict = calculator && num(plan, 'TOOL_AFTER_VERDICT') === true;
+  return attempts > 1 || failureRate > 0 || memory ? { attempts, failureRate, memory, calculator, toolAfterVerdict } : null;
 }
 
-const CALCULATOR_METHOD = `
+/** The lab's calculator is silent until the verdict (reflection.ts withRetries); TRL answers every call, so it raises. */
+const BEFORE_VERDICT = `
+            if TOOL_AFTER_VERDICT and not self.tries:
+                raise RuntimeError("the calculator answers only after a wrong answer: submit_answer first")`;
+
+const calculatorMethod = (rules: AgentEpisodeRules) => `
     def calculator(self, expression: str) -> str:
         """
         Evaluates an arithmetic expression with numbers, +, -, *, /, %, ** and parentheses.
@@ -59,7 +67,7 @@ const CALCULATOR_METHOD = `
         call = f"[{expression}]"
         try:
             if len(expression) > 200:
-                raise ValueError("expression too long")
+                raise ValueError("expression too long")${rules.toolAfterVerdict ? BEFORE_VERDICT : ''}
             result = compute(expression)
             # The lab's order (lib/tasks/environment.ts): a malformed call fails anyway; a good one may fail at random.
             if call_fails(TOOL_FAILURE_RATE, self.salt, self.transcript + call):
@@ -187,7 +195,7 @@ class AgentEnvironment:
         self.salt = f"train:{self.seed}:{self.episodes}"
         self.episodes += 1
         return ${rules.attempts > 1 ? 'ANSWER_NOTE  # the rules of answering, appended to the question' : 'None'}
-${rules.calculator ? CALCULATOR_METHOD : ''}${rules.attempts > 1 ? ANSWER_METHOD : ''}${rules.memory ? MEMORY_METHODS : ''}
+${rules.calculator ? calculatorMethod(rules) : ''}${rules.attempts > 1 ? ANSWER_METHOD : ''}${rules.memory ? MEMORY_METHODS : ''}
 
 def lab_episode(completion, environment):
     """A rollout as the lab's rewards read it: without the tool messages the lab never counted as calls, and with the

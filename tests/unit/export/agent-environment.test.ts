@@ -13,6 +13,7 @@ import { TRAINERS } from '@/lib/spec/registry';
 import { hash32 } from '@/lib/tasks/arithmetic';
 import { createAgentTask, randomCallFailures, toolCallCount } from '@/lib/tasks/agent';
 import { createMemoryEnv, createMemoryTask, memoryProblem } from '@/lib/tasks/agent-memory';
+import { createCalculatorEnv } from '@/lib/tasks/environment';
 import { withRetries } from '@/lib/tasks/reflection';
 import { correctnessReward } from '@/lib/tasks/rewards';
 import { buildProject, exportSettings, hasPython, python } from './helpers';
@@ -20,10 +21,10 @@ import { buildProject, exportSettings, hasPython, python } from './helpers';
 const project = (preset: string) => buildProject('agent', exportSettings('agent', preset), preset);
 const file = (preset: string, name: string) => project(preset).files.find((f) => f.path === name)!.text;
 const row = (preset: string, field: string) => project(preset).plan.rows.find((r) => r.field === field)!;
-const ENVIRONMENT_PRESETS = ['reflect', 'retry', 'memory'];
+const ENVIRONMENT_PRESETS = ['reflect', 'reflect_feedback', 'retry', 'memory'];
 
 describe('which agent runs get an environment, and what their rows say', () => {
-  it('reflect, retry and memory pass environment_factory; every other preset keeps tools=[calculator]', () => {
+  it('reflect, reflect_feedback, retry and memory pass environment_factory; every other preset keeps tools=[calculator]', () => {
     const presets = Object.keys(TRAINERS.agent.presets);
     expect(presets).toEqual(expect.arrayContaining([...ENVIRONMENT_PRESETS, 'multi_step', 'default']));
     for (const preset of presets) {
@@ -51,11 +52,16 @@ describe('which agent runs get an environment, and what their rows say', () => {
     expect(methods('reflect')).toEqual(['calculator', 'submit_answer']);
     expect(methods('retry')).toEqual(['calculator']);
     expect(methods('memory')).toEqual(['calculator', 'remember', 'recall']);
-    expect(agentEpisodeRules(project('reflect').plan)).toEqual({ attempts: 2, failureRate: 0, memory: false, calculator: true });
-    expect(agentEpisodeRules(project('retry').plan)).toEqual({ attempts: 1, failureRate: 0.3, memory: false, calculator: true });
+    expect(methods('reflect_feedback')).toEqual(['calculator', 'submit_answer']);
+    expect(agentEpisodeRules(project('reflect').plan)).toEqual({ attempts: 2, failureRate: 0, memory: false, calculator: true, toolAfterVerdict: false });
+    expect(agentEpisodeRules(project('reflect_feedback').plan)).toEqual({ attempts: 2, failureRate: 0, memory: false, calculator: true, toolAfterVerdict: true });
+    expect(agentEpisodeRules(project('retry').plan)).toEqual({ attempts: 1, failureRate: 0.3, memory: false, calculator: true, toolAfterVerdict: false });
+    // Only reflect_feedback's calculator waits for the verdict: the others' common.py never names the constant.
+    expect(file('reflect', 'common.py')).not.toContain('TOOL_AFTER_VERDICT');
+    expect(file('reflect_feedback', 'common.py')).toContain('TOOL_AFTER_VERDICT = True');
     // Reflection without the calculator: submit_answer alone.
     const bare = buildProject('agent', exportSettings('agent', 'reflect', { use_tools: false }), 'reflect');
-    expect(agentEpisodeRules(bare.plan)).toEqual({ attempts: 2, failureRate: 0, memory: false, calculator: false });
+    expect(agentEpisodeRules(bare.plan)).toEqual({ attempts: 2, failureRate: 0, memory: false, calculator: false, toolAfterVerdict: false });
   });
 
   it('never writes NOT EXPORTED for a rule the environment carries, and cites TRL for what it became', () => {
@@ -172,6 +178,31 @@ return out`,
     expect(got.some((e) => e.replies.length > 1 && e.replies.at(-1) === '2082')).toBe(true); // some retries succeed
   });
 
+  it('reflect_feedback: the calculator refuses calls until an answer was told "?", as the lab’s waits for the verdict', () => {
+    const got = inPython(
+      'reflect_feedback',
+      `
+env = common.AgentEnvironment()
+env.reset(answer="2082")
+out = []
+for step in ARGS:
+    try:
+        out.append(env.calculator(step[1]) if step[0] == "call" else env.submit_answer(step[1]))
+    except Exception:
+        out.append("error")
+return out`,
+      [['call', '347*6'], ['answer', '2000'], ['call', '347*6'], ['answer', '2082']],
+    );
+    // The lab on the same episode: no reply before the verdict, "?" after the wrong answer, then the calculator.
+    const task = createAgentTask();
+    const tok = task.tokenizer;
+    const lab = withRetries(createCalculatorEnv(tok), tok, ['2082'], 2, { toolAfterVerdict: true })!;
+    expect(lab.respond(tok.encode('[347*6]'), 0)).toBeNull();
+    const told = [...tok.encode('#### 2000'), tok.eos, ...tok.encode('?')];
+    expect(tok.decode(lab.respond([...told, ...tok.encode('[347*6]')], 0)!.tokens)).toBe('=2082');
+    expect(got).toEqual(['error', '?', '2082', EPISODE_OVER]);
+  });
+
   it('answers submitted answers as lib/tasks/reflection.ts withRetries does: "?" and another try, then no verdict', () => {
     const task = createAgentTask();
     const tok = task.tokenizer;
@@ -278,7 +309,7 @@ return out`,
 
   it('appends the rules of answering to the question only where there is a second try', () => {
     const got = ENVIRONMENT_PRESETS.map((preset) => inPython(preset, 'return common.AgentEnvironment().reset(answer="1", prompt=[], solution="")', []));
-    expect(got[0]).toBe(`\n\nGive your final answer with the submit_answer tool. A wrong answer gets the reply '?' and you may try again: 2 tries in all.`);
-    expect(got.slice(1)).toEqual([null, null]);
+    const note = `\n\nGive your final answer with the submit_answer tool. A wrong answer gets the reply '?' and you may try again: 2 tries in all.`;
+    expect(got).toEqual([note, note, null, null]); // reflect, reflect_feedback, retry, memory
   });
 });

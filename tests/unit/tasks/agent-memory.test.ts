@@ -101,6 +101,16 @@ describe('reflection: one more try after a wrong answer', () => {
     expect(env.respondToEnd).toBeDefined();
   });
 
+  it('with toolAfterVerdict, answers no call before the verdict and every call after it', () => {
+    const env = episodeEnvironment(product, [agentProblem(347, 6)], { useTools: true, maxCalls: 2, maxAttempts: 2, toolAfterVerdict: true })!;
+    expect(env.respond(ptok.encode('[347*6]'), 0)).toBeNull(); // the first try: as if there were no calculator
+    const told = [...ptok.encode('#### 2000'), ptok.eos, ...ptok.encode(WRONG_REPLY)];
+    expect(ptok.decode(env.respondToEnd!([...ptok.encode('#### 2000'), ptok.eos], 0)!.tokens)).toBe(WRONG_REPLY);
+    expect(ptok.decode(env.respond([...told, ...ptok.encode('[347*6]')], 0)!.tokens)).toBe('=2082');
+    // One try has no verdict to wait for: refused rather than a calculator that never answers.
+    expect(() => withRetries(undefined, ptok, answers, 1, { toolAfterVerdict: true })).toThrow(/toolAfterVerdict/);
+  });
+
   it('splits an episode into its tries, without the reply', () => {
     const episode = [...ptok.encode('#### 2000'), ptok.eos, ...ptok.encode(`${WRONG_REPLY}[347*6]=2082 #### 2082`), ptok.eos, ptok.pad, ptok.pad];
     expect(attemptTexts(episode, ptok)).toEqual(['#### 2000', '[347*6]=2082 #### 2082']);

@@ -53,6 +53,7 @@ describe('agent trainer, two-step task', () => {
     expect(checkpointFor('agent', agentPresets.memory.overrides)).toBe('agent_memory_sft');
     expect(checkpointFor('agent', agentPresets.memory_no_tool.overrides)).toBe('agent_memory_sft');
     expect(checkpointFor('agent', agentPresets.reflect.overrides)).toBe('agent_reflect_sft');
+    expect(checkpointFor('agent', agentPresets.reflect_feedback.overrides)).toBe('agent_reflect_feedback_sft');
   });
 
   it('evaluates with the same random failures every time, at the configured rate', () => {
@@ -112,6 +113,38 @@ describe('agent trainer, memory and reflection', () => {
     expect(samples.episodes.every((e) => e.attempts <= 2)).toBe(true);
     trainer.dispose();
     model.dispose();
+  });
+
+  it('reflect_feedback: tensors stay flat across steps, and evaluation logs the misses fixed on known facts', async () => {
+    const product = createAgentLabTask('product');
+    const model = createTinyLM({ ...agentModelConfig(product, 2), d_model: 16, n_layers: 1, n_heads: 2 }, 0);
+    const trainer = createAgentTrainer(model, product, { ...agentPresets.reflect_feedback.overrides, per_device_train_batch_size: 8, num_generations: 4, eval_samples: 12 });
+    await trainer.trainStep();
+    await trainer.evaluate();
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await trainer.trainStep();
+      counts.push(tf.memory().numTensors);
+    }
+    const metrics = await trainer.evaluate();
+    expect(new Set([...counts, tf.memory().numTensors]).size).toBe(1);
+    // A miss fixed on a known fact is a fix: the rate can be no larger than the fix rate over the easy share.
+    expect(metrics['eval/deliberate_miss_rate']).toBeGreaterThanOrEqual(0);
+    expect(metrics['eval/deliberate_miss_rate'] * 0.25).toBeLessThanOrEqual(metrics['eval/fix_rate'] + 1e-9);
+    const samples = (await trainer.inspect())!;
+    // No first try got a calculator's answer: every observation before the first "<eos>" is absent.
+    for (const e of samples.episodes) {
+      const end = e.tokens.indexOf('<eos>');
+      expect(e.roles.slice(0, end < 0 ? e.tokens.length : end).every((r) => r === 'policy')).toBe(true);
+    }
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('refuses tool_after_verdict without a second try or a calculator', () => {
+    expect(() => resolveAgentConfig({ tool_after_verdict: true })).toThrow(/tool_after_verdict/);
+    expect(() => resolveAgentConfig({ ...agentPresets.reflect_feedback.overrides, use_tools: false })).toThrow(ConfigError);
+    expect(resolveAgentConfig(agentPresets.reflect_feedback.overrides).tool_after_verdict).toBe(true);
   });
 
   it('refuses a second try longer than the product model holds', () => {

@@ -44,10 +44,10 @@ export const labs = [
         section: 'memory-what-the-window-drops',
       },
       {
-        presets: ['reflect'],
+        presets: ['reflect', 'reflect_feedback'],
         title: 'An agent gets a second try after “wrong”',
         summary:
-          'A wrong final answer gets a bare "?" from the environment and one more try; a right last answer earns 1, and each calculator call costs 0.5. Watch first-try accuracy, accuracy after the second try and the fix rate (wrong first, right second) to see which habit GRPO picks: answering first and using the verdict, or calling the calculator at once. The trajectory viewer marks the "?" and the second try.',
+          'A wrong final answer gets a bare "?" from the environment and one more try; a right last answer earns 1, and each calculator call costs 0.5. Watch first-try accuracy, accuracy after the second try and the fix rate (wrong first, right second) to see which habit GRPO picks: answering first and using the verdict, or calling the calculator at once. Under reflect it calls at once and the verdict goes unused; under reflect_feedback the calculator answers only after the "?", and the policy learns to use its second try. The trajectory viewer marks the first try, the "?" and the second try.',
         chapter: 'beyond-the-calculator',
         section: 'reflection-trying-again-after-wrong',
       },

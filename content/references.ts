@@ -190,6 +190,8 @@ export const references: readonly Reference[] = [
   { id: 'huang2024cannot', authors: 'Huang, J., Chen, X., Mishra, S., et al.', year: 2024, title: 'Large Language Models Cannot Self-Correct Reasoning Yet', note: 'ICLR 2024', arxiv: '2310.01798' },
   { id: 'goyal2017making', authors: 'Goyal, Y., Khot, T., Summers-Stay, D., Batra, D., and Parikh, D.', year: 2017, title: 'Making the V in VQA Matter: Elevating the Role of Image Understanding in Visual Question Answering', note: 'CVPR 2017; VQA v2', arxiv: '1612.00837' },
   { id: 'chen2024mmstar', authors: 'Chen, L., Li, J., Dong, X., et al.', year: 2024, title: 'Are We on the Right Way for Evaluating Large Vision-Language Models?', note: 'MMStar', arxiv: '2403.20330' },
+  { id: 'kumar2024score', authors: 'Kumar, A., Zhuang, V., Agarwal, R., et al.', year: 2024, title: 'Training Language Models to Self-Correct via Reinforcement Learning', note: 'SCoRe; ICLR 2025', arxiv: '2409.12917' },
+  { id: 'qu2024rise', authors: 'Qu, Y., Zhang, T., Garg, N., and Kumar, A.', year: 2024, title: 'Recursive Introspection: Teaching Language Model Agents How to Self-Improve', note: 'RISE; NeurIPS 2024', arxiv: '2407.18219' },
 ];
 
 /** The link a reference is cited by: its arXiv abstract page, or its URL. */

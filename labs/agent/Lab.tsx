@@ -9,7 +9,7 @@ const AGENT_LAB: LabDefinition<'agent'> = {
   trainer: 'agent',
   fields: [
     'learning_rate', 'num_generations', 'per_device_train_batch_size', 'max_steps', 'task', 'use_tools', 'max_tool_calling_iterations',
-    'tool_failure_rate', 'answer_attempts', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
+    'tool_failure_rate', 'answer_attempts', 'tool_after_verdict', 'reward_weight_correctness', 'reward_weight_format', 'reward_weight_tool_cost', 'train_on_tool_results', 'init_from',
     'beta', 'epsilon', 'temperature', 'loss_type', 'scale_rewards', 'max_completion_length', 'eval_steps', 'seed',
   ],
   charts: AGENT_CHARTS,
@@ -31,6 +31,16 @@ const AGENT_LAB: LabDefinition<'agent'> = {
       columns: [
         { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },
         { label: 'memory use', metric: 'eval/memory_use_rate', read: 'final', percent: true },
+      ],
+    },
+    {
+      label: 'reflect against reflect_feedback on one seed: the calculator from the first try, or only after the verdict "?". The second shows a policy that uses its second try; the first, one that learns to call at once (chapter 10).',
+      presets: ['reflect', 'reflect_feedback'],
+      columns: [
+        { label: 'right on the first try', metric: 'eval/first_try_accuracy', read: 'final', percent: true },
+        { label: 'fixed by the second', metric: 'eval/fix_rate', read: 'final', percent: true },
+        { label: 'right after the second', metric: 'eval/accuracy', read: 'final', percent: true },
+        { label: 'known facts missed, then fixed', metric: 'eval/deliberate_miss_rate', read: 'final', percent: true },
       ],
     },
   ],

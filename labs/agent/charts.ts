@@ -20,7 +20,7 @@ const calculatorAnswers = (s: Settings) => calculatorTask(s) && !reflects(s) && 
 export const AGENT_CHARTS: ChartSpec[] = [
   { title: 'Held-out accuracy (all, hard products, times-table facts)', metrics: ['eval/accuracy', 'eval/accuracy_hard', 'eval/accuracy_easy'], axis: 'share right', kind: 'eval', domain: [0, 1], appliesTo: (s) => calculatorTask(s) && !reflects(s) },
   { title: 'Memory (held-out): right answers, and episodes that wrote the asked fact, read it back and answered with it', metrics: ['eval/accuracy', 'eval/memory_use_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1], appliesTo: memoryTask },
-  { title: 'Reflection (held-out): right on the first try, right after the second, and fixed by it', metrics: ['eval/first_try_accuracy', 'eval/accuracy', 'eval/fix_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1], appliesTo: reflects },
+  { title: 'Reflection (held-out): right on the first try, right after the second, fixed by it, and known facts missed then fixed', metrics: ['eval/first_try_accuracy', 'eval/accuracy', 'eval/fix_rate', 'eval/deliberate_miss_rate'], axis: 'share of episodes', kind: 'eval', domain: [0, 1], appliesTo: reflects },
   { title: 'Held-out tool use (share of episodes that call, by kind)', metrics: ['eval/tool_call_rate_hard', 'eval/tool_call_rate_easy'], axis: 'share that call', kind: 'eval', domain: [0, 1], appliesTo: calculatorTask },
   { title: 'Calls per episode (held-out)', metrics: ['eval/calls_per_episode'], kind: 'eval' },
   { title: 'After a failed call: calls again, and calls again then answers right (held-out)', metrics: ['eval/retry_rate', 'eval/recovery_rate'], axis: 'share of failures', kind: 'eval', domain: [0, 1], appliesTo: (s) => Number(s.tool_failure_rate) > 0 },

@@ -148,6 +148,6 @@ describe('the lab cards', () => {
       expect(html).toContain(`<a href="/chapters/${variant.chapter}/#${variant.section}">chapter 10</a>`);
     }
     const text = html.replace(/<[^>]+>/g, '');
-    expect(text).toContain('Also in this lab: An agent learns to keep facts in a memory tool (presets memory and memory_no_tool, chapter 10); An agent gets a second try after “wrong” (preset reflect, chapter 10).');
+    expect(text).toContain('Also in this lab: An agent learns to keep facts in a memory tool (presets memory and memory_no_tool, chapter 10); An agent gets a second try after “wrong” (presets reflect and reflect_feedback, chapter 10).');
   });
 });

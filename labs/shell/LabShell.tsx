@@ -121,7 +121,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         presetNames={Object.keys(presets)}
         backendChoice={backendChoice}
         onTrain={runs.train}
-        onPause={lab.pause}
+        onPause={runs.pause}
         onReset={runs.reset}
         onPreset={choosePreset}
         onBackend={chooseBackend}

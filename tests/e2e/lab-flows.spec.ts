@@ -13,7 +13,7 @@ const nextRun = (page: Page) => page.locator('.lab-next-run');
 const firstChart = (page: Page) => page.locator('.lab-charts figure').first();
 
 async function trainToTheEnd(page: Page, steps: number) {
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(`step ${steps} `, { timeout: 90_000 });
   await expect(status(page)).toContainText('finished', { timeout: 90_000 });
 }
@@ -40,7 +40,7 @@ for (const [slug, first, other] of LABS) {
     await labSettled(page);
     await trainToTheEnd(page, 2);
     // A finished run: Train starts another, and says so.
-    await expect(page.getByRole('button', { name: 'Train' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
     await expect(nextRun(page)).toContainText('Train starts another run with these settings');
 
     await page.getByLabel('Preset').selectOption(other);
@@ -75,7 +75,7 @@ test('GRPO lab: train → train again labels the second run as the same settings
 test('GRPO lab: a setting changed during a run leaves the run alone; after Pause, Train starts a fresh run with it', async ({ page }) => {
   await page.goto('/labs/grpo/?max_steps=500');
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step [1-9]/, { timeout: 60_000 });
   await page.getByLabel('loss_type').selectOption('bnpo');
   await expect(page.getByLabel('loss_type')).toHaveValue('bnpo');
@@ -85,7 +85,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await expect(status(page)).toContainText('paused');
   await expect(nextRun(page)).toContainText('Train starts a fresh run with them instead of resuming');
   // A changed setting makes it a fresh run, so the button keeps its name.
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step [0-9]+ .*training|step 0/);
   await expect(firstChart(page)).toContainText('loss_type=bnpo', { timeout: 60_000 });
   await expect(firstChart(page)).toContainText('loss_type=dapo');

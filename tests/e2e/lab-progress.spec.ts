@@ -38,7 +38,7 @@ for (const lab of labs) {
     await labSettled(page);
     // Before a run: what Train will run.
     await expect(status(page)).toContainText(`${position('0')} · ready`);
-    await page.getByRole('button', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText(new RegExp(`${position('\\d+')} .*training`));
     await expect(status(page)).toContainText(new RegExp(`${position(String(total))} .*finished in (\\d+\\.\\d s|(\\d+ min )?\\d+ s|\\d+ min)`), { timeout: 90_000 });
     // A finished run has no time left to estimate.
@@ -50,16 +50,16 @@ for (const lab of labs) {
 test('GRPO lab: a long run estimates its time left; paused, it reads Resume and estimates nothing; Reset keeps it exportable', async ({ page }, testInfo) => {
   await page.goto('/labs/grpo/?max_steps=500&seed=4');
   await labSettled(page);
-  await page.getByRole('button', { name: 'Train' }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step \d+ of 500 · .*training · (about (\d+ min )?\d+ s|about \d+ min|a few seconds) left/, { timeout: 60_000 });
   // While training, Train is greyed out under its own name.
-  await expect(page.getByRole('button', { name: 'Train' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
 
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page)).toContainText(/step \d+ of 500 · .*paused/);
   await expect(status(page)).not.toContainText('left');
   await expect(page.getByRole('button', { name: 'Resume' })).toBeEnabled();
-  await expect(page.getByRole('button', { name: 'Train' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toHaveCount(0);
   const paused = stepIn(await status(page).textContent());
 
   await page.getByRole('button', { name: 'Resume' }).click();
@@ -72,7 +72,7 @@ test('GRPO lab: a long run estimates its time left; paused, it reads Resume and 
   // Reset puts the run on the charts; until a new run begins, it is the run "Export run" writes.
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(status(page)).toContainText('step 0 of 500 · ready');
-  await expect(page.getByRole('button', { name: 'Train' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export run (JSON)' }).click();
   const file = testInfo.outputPath('kept-run.json');

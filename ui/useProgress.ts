@@ -1,6 +1,7 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
+import { useStore } from 'zustand';
 import { createProgressStore, PROGRESS_STORAGE_KEY, type ProgressState } from '@/lib/progress/store';
 
 /** The page's one progress store. */
@@ -26,11 +27,7 @@ const notYet = () => false;
  * value from the state (or a primitive), not a new object: React compares snapshots by identity.
  */
 export function useProgress<T>(select: (state: ProgressState) => T): { value: T; ready: boolean } {
-  const value = useSyncExternalStore(
-    progressStore.subscribe,
-    () => select(progressStore.getState()),
-    () => select(progressStore.getInitialState()),
-  );
+  const value = useStore(progressStore, select);
   const ready = useSyncExternalStore(progressStore.subscribe, progressStore.persist.hasHydrated, notYet);
   return { value, ready };
 }

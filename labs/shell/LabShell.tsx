@@ -64,7 +64,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     if (ownSeed !== null && settings.seed !== ownSeed) setSettings((s) => ({ ...s, seed: ownSeed }));
   }, [ownSeed, settings.seed, setSettings]);
 
-  // Changes apply to the next fresh run, never to the current one (the rules: useLabRuns.ts).
+  // Changes apply to the next fresh run, never to the current one (the rules: runMachine.ts).
   const change = (key: string, value: FieldValue) => {
     if (assignment.locked.has(key)) return; // its control is disabled; a locked field never changes
     setSettings((s) => ({ ...s, [key]: value }));
@@ -121,7 +121,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         presetNames={Object.keys(presets)}
         backendChoice={backendChoice}
         onTrain={runs.train}
-        onPause={lab.pause}
+        onPause={runs.pause}
         onReset={runs.reset}
         onPreset={choosePreset}
         onBackend={chooseBackend}

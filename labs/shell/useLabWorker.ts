@@ -76,7 +76,18 @@ function initial<N extends TrainerName>(): LabWorkerState<N> {
 export function useLabWorker<N extends TrainerName>(trainer: N) {
   const worker = useRef<Worker | null>(null);
   const runId = useRef(0);
-  const [status, setStatus] = useState<LabWorkerState<N>>(initial);
+  const [status, setStatusState] = useState<LabWorkerState<N>>(initial);
+  // The status as of the last change, read at once (React's copy arrives with the next render): the lab's run state
+  // (runMachine.ts) hears each change of the run's state here, with the history and error it ended with.
+  const latest = useRef<LabWorkerState<N>>(status);
+  const stateListeners = useRef(new Set<(status: LabWorkerState<N>) => void>());
+  const setStatus = (change: LabWorkerState<N> | ((s: LabWorkerState<N>) => LabWorkerState<N>)) => {
+    const before = latest.current;
+    const next = typeof change === 'function' ? change(before) : change;
+    latest.current = next;
+    setStatusState(next);
+    if (next.state !== before.state) stateListeners.current.forEach((listener) => listener(next));
+  };
   /** The caller waiting for the run's weights (a submission), answered by the worker's 'weights' or 'error'. */
   const pendingWeights = useRef<{ resolve(w: RunWeights): void; reject(error: Error): void } | null>(null);
   /** The backend the run is on, for the probe's decision. */
@@ -201,8 +212,18 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
 
   const send = (message: ToWorker) => worker.current?.postMessage(message);
 
+  /** Calls `listener` with the status each time the run's state changes; returns the unsubscribe. */
+  const onStateChange = useCallback((listener: (status: LabWorkerState<N>) => void) => {
+    const listeners = stateListeners.current;
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+
   return {
     status,
+    onStateChange,
+    /** The status as of the last change (what the next render will show). */
+    read: () => latest.current,
     /** Starts a run (or resumes a paused one: `fresh` false), with the reader's dataset and reward function if given. */
     train(overrides: Record<string, FieldValue>, backend: BackendName | 'auto', fresh = true, extras: LabExtras = {}) {
       if (fresh && backend === 'auto') {

@@ -1,3 +1,5 @@
+import { createStore } from 'zustand/vanilla';
+import { persist, type PersistStorage, type StorageValue } from 'zustand/middleware';
 import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, type ProgressData } from './data';
 
 export const PROGRESS_STORAGE_KEY = 'agentic-rl-lab:progress';
@@ -16,12 +18,14 @@ export interface ProgressActions {
 
 export type ProgressState = ProgressData & ProgressActions;
 
-/** What the store offers: the shape React's useSyncExternalStore reads, and explicit hydration from storage. */
+/** What the store offers: the shape zustand's useStore (and React's useSyncExternalStore) reads, and explicit hydration. */
 export interface ProgressStore {
   getState(): ProgressState;
   /** The state before stored progress is read: what the server rendered. */
   getInitialState(): ProgressState;
-  subscribe(listener: () => void): () => void;
+  /** Called on every change, and when stored progress has been read. */
+  subscribe(listener: (state: ProgressState, previous: ProgressState) => void): () => void;
+  /** hasHydrated: stored progress has been read once (it stays true while a later re-read is under way). */
   persist: { rehydrate(): Promise<void>; hasHydrated(): boolean };
 }
 
@@ -33,98 +37,133 @@ function browserStorage(): Storage | undefined {
   }
 }
 
+type Change = (s: ProgressState) => Partial<ProgressData>;
+
+/** Every data field, absent: what a stored value that lacks a field (an older version) reads as. */
+const NOTHING: Pick<ProgressData, 'exercises' | 'labs' | 'lastVisited'> = { exercises: undefined, labs: undefined, lastVisited: undefined };
+
 /**
- * A fresh store (tests make their own; the app makes one). Hydration is explicit: call persist.rehydrate().
- * Written by hand rather than with a store library, since it ships on every page. Stored as
- * {"state": {...}, "version": 2}, the format earlier versions of the site wrote (version 1 lacked exercises and is
- * still read), so readers keep their progress.
- * Storage never breaks the page: unreadable JSON is removed and reads as "nothing stored", and a full or forbidden
- * localStorage (private mode, quota) only loses the write.
+ * A fresh store (tests make their own; the app makes one): zustand's vanilla store with its persist middleware.
+ * Hydration is explicit (skipHydration): call persist.rehydrate(). Stored as {"state": {...}, "version": 3}, the
+ * format earlier versions of the site wrote (version 1 lacked exercises, version 2 lab runs; both still read), so
+ * readers keep their progress.
+ * Storage never breaks the page: unreadable JSON is removed and reads as "nothing stored", a value of the wrong shape
+ * reads as no progress, and a full or forbidden localStorage (private mode, quota) only loses the write.
  */
 export function createProgressStore(storage: () => Storage | undefined = browserStorage): ProgressStore {
-  const listeners = new Set<() => void>();
-  let hydrated = false;
-  const publish = (next: ProgressState) => {
-    state = next;
-    listeners.forEach((listener) => listener());
-  };
-  type Change = (s: ProgressState) => Partial<ProgressData>;
   // Changes made before the stored progress is read (a quiz answered while the checks load): shown at once, and
   // replayed over the stored progress when it arrives. Written then, not before, so they never overwrite it.
-  let early: Change[] = [];
-  const write = () => {
-    const { chapters, quizzes, exercises, labs, lastVisited } = state;
-    try {
-      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, labs, lastVisited }, version: PROGRESS_VERSION }));
-    } catch {
-      /* quota exceeded or storage disabled: progress stays in memory for this visit */
-    }
-  };
-  const set = (change: Change) => {
-    publish({ ...state, ...change(state) });
-    if (hydrated) write();
-    else early.push(change);
-  };
+  // null once stored progress has been read.
+  let early: Change[] | null = [];
 
-  const initial: ProgressState = {
-    ...emptyProgress(),
-    markOpened(slug, now = Date.now()) {
-      set((s) => ({
-        chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], openedAt: s.chapters[slug]?.openedAt ?? now } },
-        lastVisited: { slug, at: now },
+  // The checks run here rather than in persist's migrate/merge: migrate runs only when the stored version differs,
+  // and merge cannot wait, but reading may, so the checks load only when something is stored (a first visit has
+  // nothing, and its page never downloads them). Version 1 and 2 are read as they are; foreign shapes are dropped
+  // rather than repaired: progress is cheap to rebuild.
+  const progressStorage: PersistStorage<ProgressData> = {
+    getItem(name) {
+      let stored: { state?: unknown; version?: unknown } | null = null;
+      try {
+        stored = JSON.parse(storage()?.getItem(name) ?? 'null');
+      } catch {
+        storage()?.removeItem(name);
+      }
+      if (stored === null) return null;
+      return import('./schema').then(({ parseStoredProgress }): StorageValue<ProgressData> => ({
+        state: parseStoredProgress(stored?.state, stored?.version as number),
+        version: PROGRESS_VERSION,
       }));
     },
-    setCompleted(slug, completed, now = Date.now()) {
-      set((s) => ({ chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], completedAt: completed ? now : undefined } } }));
+    setItem(name, value) {
+      if (early) return; // before hydration: see `early`
+      try {
+        storage()?.setItem(name, JSON.stringify(value));
+      } catch {
+        /* quota exceeded or storage disabled: progress stays in memory for this visit */
+      }
     },
-    answerQuiz(id, choice, correct, now = Date.now()) {
-      // A quiz once answered right stays answered right: trying the other options afterwards is exploring, not forgetting.
-      set((s) => (s.quizzes[id]?.correct && !correct ? {} : { quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
-    },
-    passExercise(id, source, now = Date.now()) {
-      if (source.length > MAX_KEPT_SOURCE) return;
-      set((s) => ({ exercises: { ...s.exercises, [id]: { passedAt: now, source } } }));
-    },
-    finishLab(slug, preset, now = Date.now()) {
-      set((s) => {
-        const before = s.labs?.[slug];
-        const presets = before?.presets.includes(preset) ? before.presets : [...(before?.presets ?? []), preset].slice(-MAX_LAB_PRESETS);
-        return { labs: { ...s.labs, [slug]: { finishedAt: now, presets } } };
-      });
-    },
-    reset() {
-      set(() => ({ ...emptyProgress(), exercises: undefined, labs: undefined, lastVisited: undefined }));
+    removeItem(name) {
+      try {
+        storage()?.removeItem(name);
+      } catch {
+        /* storage disabled: nothing to remove */
+      }
     },
   };
-  let state = initial;
+
+  const api = createStore<ProgressState>()(
+    persist(
+      (set) => {
+        const change = (c: Change) => {
+          set(c); // persist's set: written once hydrated
+          early?.push(c);
+        };
+        return {
+          ...emptyProgress(),
+          markOpened(slug, now = Date.now()) {
+            change((s) => ({
+              chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], openedAt: s.chapters[slug]?.openedAt ?? now } },
+              lastVisited: { slug, at: now },
+            }));
+          },
+          setCompleted(slug, completed, now = Date.now()) {
+            change((s) => ({ chapters: { ...s.chapters, [slug]: { ...s.chapters[slug], completedAt: completed ? now : undefined } } }));
+          },
+          answerQuiz(id, choice, correct, now = Date.now()) {
+            // A quiz once answered right stays answered right: trying the other options afterwards is exploring, not forgetting.
+            change((s) => (s.quizzes[id]?.correct && !correct ? {} : { quizzes: { ...s.quizzes, [id]: { choice, correct, at: now } } }));
+          },
+          passExercise(id, source, now = Date.now()) {
+            if (source.length > MAX_KEPT_SOURCE) return;
+            change((s) => ({ exercises: { ...s.exercises, [id]: { passedAt: now, source } } }));
+          },
+          finishLab(slug, preset, now = Date.now()) {
+            change((s) => {
+              const before = s.labs?.[slug];
+              const presets = before?.presets.includes(preset) ? before.presets : [...(before?.presets ?? []), preset].slice(-MAX_LAB_PRESETS);
+              return { labs: { ...s.labs, [slug]: { finishedAt: now, presets } } };
+            });
+          },
+          reset() {
+            change(() => ({ ...emptyProgress(), ...NOTHING }));
+          },
+        };
+      },
+      {
+        name: PROGRESS_STORAGE_KEY,
+        version: PROGRESS_VERSION,
+        storage: progressStorage,
+        skipHydration: true,
+        partialize: ({ chapters, quizzes, exercises, labs, lastVisited }): ProgressData => ({ chapters, quizzes, exercises, labs, lastVisited }),
+        // What is stored replaces what is in memory (another tab's progress included), then the early changes replay.
+        merge(stored, current) {
+          let next: ProgressState = { ...current, ...NOTHING, ...((stored as ProgressData | undefined) ?? emptyProgress()) };
+          for (const c of early ?? []) next = { ...next, ...c(next) };
+          return next;
+        },
+        onRehydrateStorage: () => (_state, error) => {
+          if (error || !early) return;
+          const replayed = early.length > 0;
+          early = null;
+          if (replayed) api.setState({}); // persist's setState writes the merged progress
+        },
+      },
+    ),
+  );
 
   return {
-    getState: () => state,
-    getInitialState: () => initial,
+    getState: api.getState,
+    getInitialState: api.getInitialState,
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      const unsubscribe = api.subscribe(listener);
+      // persist marks itself hydrated after it sets the stored state: without this, a reader of hasHydrated whose
+      // selected value did not change would never hear it.
+      const unsubscribeHydrated = api.persist.onFinishHydration((state) => listener(state, state));
+      return () => {
+        unsubscribe();
+        unsubscribeHydrated();
+      };
     },
-    persist: {
-      hasHydrated: () => hydrated,
-      async rehydrate() {
-        let stored: { state?: unknown; version?: unknown } | null = null;
-        try {
-          stored = JSON.parse(storage()?.getItem(PROGRESS_STORAGE_KEY) ?? 'null');
-        } catch {
-          storage()?.removeItem(PROGRESS_STORAGE_KEY);
-        }
-        // The checks load only when there is something to check (a first visit has nothing stored). Version 1 (no
-        // exercises) is read as it is; foreign shapes are dropped rather than repaired: progress is cheap to rebuild.
-        const found = stored === null ? emptyProgress() : (await import('./schema')).parseStoredProgress(stored?.state, stored?.version as number);
-        let next: ProgressState = { ...initial, ...found };
-        for (const change of early) next = { ...next, ...change(next) };
-        const changed = early.length > 0;
-        early = [];
-        hydrated = true;
-        publish(next);
-        if (changed) write();
-      },
-    },
+    persist: { rehydrate: api.persist.rehydrate, hasHydrated: () => early === null },
   };
 }

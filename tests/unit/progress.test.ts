@@ -163,6 +163,21 @@ describe('progress store', () => {
     expect(store.getState().chapters.ppo?.openedAt).toBe(1);
   });
 
+  it('tells its subscribers when stored progress has been read, and stays read while another tab\'s progress is re-read', async () => {
+    const storage = new MemoryStorage();
+    (await storeOn(storage)).getState().markOpened('ppo', 1);
+    const store = createProgressStore(() => storage);
+    const heardReady: boolean[] = [];
+    store.subscribe(() => heardReady.push(store.persist.hasHydrated()));
+    expect(store.persist.hasHydrated()).toBe(false);
+    await store.persist.rehydrate();
+    expect(heardReady.at(-1)).toBe(true); // a hook reading only "ready" re-renders
+    const rereading = store.persist.rehydrate();
+    expect(store.persist.hasHydrated()).toBe(true); // no flash of "not read yet" while the other tab's write is read
+    await rereading;
+    expect(store.getState().chapters.ppo?.openedAt).toBe(1);
+  });
+
   it('works with no storage at all (server rendering, blocked storage)', async () => {
     const store = createProgressStore(() => undefined);
     await store.persist.rehydrate();

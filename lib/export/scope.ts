@@ -107,6 +107,12 @@ export const agentScope: ScopeOf = (s) => {
   if ((s.answer_attempts as number) > 1) {
     notExported.push({ what: 'the lab’s answer at the end of a turn', why: 'TRL continues a rollout only after a tool call, so here an answer is a submit_answer call; train_sft.py does not demonstrate it, and eval.py scores one try.' });
   }
+  if (tools && (s.answer_attempts as number) > 1 && s.tool_after_verdict === true) {
+    notExported.push({
+      what: 'the lab’s silent calculator before the verdict, and the checkpoint whose second tries sometimes call',
+      why: 'TRL answers every tool call, so the exported calculator replies with an error until an answer was told "?" (TOOL_AFTER_VERDICT), where the lab’s stays silent; the project starts from its own SFT, which does not demonstrate a call after "?".',
+    });
+  }
   if (tools && (s.tool_failure_rate as number) > 0) {
     notExported.push({ what: 'the lab’s calculator failures drawn per generation batch', plural: true, why: 'an environment is not told its batch, so each counts its own episodes; eval.py draws failures with random.random().' });
   }

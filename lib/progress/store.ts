@@ -1,3 +1,4 @@
+import type { PredictionOutcome } from '@/lib/claims/predict';
 import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, type ProgressData } from './data';
 
 export const PROGRESS_STORAGE_KEY = 'agentic-rl-lab:progress';
@@ -11,6 +12,8 @@ export interface ProgressActions {
   passExercise(id: string, source: string, now?: number): void;
   /** A lab run trained to its last step, with the preset it started from. */
   finishLab(slug: string, preset: string, now?: number): void;
+  /** A prediction made before a run of `lab`, graded by claim `claim`'s verdict on it once the run finished. */
+  recordPrediction(lab: string, claim: string, choice: string, outcome: PredictionOutcome, now?: number): void;
   reset(): void;
 }
 
@@ -53,9 +56,9 @@ export function createProgressStore(storage: () => Storage | undefined = browser
   // replayed over the stored progress when it arrives. Written then, not before, so they never overwrite it.
   let early: Change[] = [];
   const write = () => {
-    const { chapters, quizzes, exercises, labs, lastVisited } = state;
+    const { chapters, quizzes, exercises, labs, predictions, lastVisited } = state;
     try {
-      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, labs, lastVisited }, version: PROGRESS_VERSION }));
+      storage()?.setItem(PROGRESS_STORAGE_KEY, JSON.stringify({ state: { chapters, quizzes, exercises, labs, predictions, lastVisited }, version: PROGRESS_VERSION }));
     } catch {
       /* quota exceeded or storage disabled: progress stays in memory for this visit */
     }
@@ -92,8 +95,16 @@ export function createProgressStore(storage: () => Storage | undefined = browser
         return { labs: { ...s.labs, [slug]: { finishedAt: now, presets } } };
       });
     },
+    recordPrediction(lab, claim, choice, outcome, now = Date.now()) {
+      set((s) => {
+        const before = s.predictions?.[claim];
+        const made = (before?.made ?? 0) + 1;
+        const matched = (before?.matched ?? 0) + (outcome === 'matched' ? 1 : 0);
+        return { predictions: { ...s.predictions, [claim]: { lab, made, matched, choice, outcome, at: now } } };
+      });
+    },
     reset() {
-      set(() => ({ ...emptyProgress(), exercises: undefined, labs: undefined, lastVisited: undefined }));
+      set(() => ({ ...emptyProgress(), exercises: undefined, labs: undefined, predictions: undefined, lastVisited: undefined }));
     },
   };
   let state = initial;

@@ -16,7 +16,7 @@ const rewardAccuracyRises: Prediction = {
   reads: ['rewards/accuracies'],
   steps: 20,
   seeds: [0],
-  why: 'The DPO loss is a logistic loss on exactly this ranking: each step raises the policy’s log-ratio on the chosen answer against the rejected one, most on the pairs it still ranks wrong. On the pairs it trains on, the ranking can only improve while the learning rate is small enough to follow the gradient.',
+  why: 'The DPO loss is a logistic loss on exactly this ranking: each step raises the policy’s log-ratio on the chosen answer against the rejected one, most on the pairs it still ranks wrong. On the pairs it trains on, the ranking improves as long as the steps are small enough to follow that gradient.',
   section: LAB_SECTION,
   verdict: (whole) => {
     const run = throughStep(whole, 20);

@@ -30,7 +30,7 @@ const liftsAccuracy: Prediction = {
   reads: ['eval/accuracy'],
   steps: 20,
   seeds: [0],
-  why: 'The SFT model already answers some sums right, so most groups hold a right and a wrong completion: their rewards differ, and the group-relative advantage pushes up exactly the tokens of the right ones. Twenty such updates at learning rate 1e-4 are enough to move greedy answers on held-out sums.',
+  why: 'The SFT model already answers some sums right, so many groups hold both a right and a wrong completion: their rewards differ, and the group-relative advantage pushes up the tokens of the right ones and down those of the wrong. Twenty such updates at the default learning rate (3e-4) move the greedy answers the held-out evaluation reads.',
   section: LAB_SECTION,
   verdict: (run) => {
     const [a0, a20] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 20)['eval/accuracy']];
@@ -51,7 +51,7 @@ const rewardHacking: Prediction = {
   reads: ['reward', 'eval/accuracy'],
   steps: 40,
   seeds: [0],
-  why: 'GRPO maximises the reward it is given, not the one that was meant. Raising a digit is an easier way to satisfy >= than getting the sum right, so the policy drifts towards over-estimates: every group rewards them, and the exact held-out check fails them all.',
+  why: 'GRPO maximises the reward it is given, not the one that was meant. Raising a digit is an easier way to satisfy >= than getting the sum right, so the policy drifts towards over-estimates: its groups pay them as well as right answers, and the exact held-out check fails them all.',
   section: { file: '06-grpo.mdx', chapter: 'grpo', heading: 'What it looks like', anchor: 'what-it-looks-like' },
   verdict: (whole) => {
     const run = throughStep(whole, 40);

@@ -16,7 +16,7 @@ const solvesTheGrid: Prediction = {
   reads: ['eval/return'],
   steps: 20,
   seeds: [0],
-  why: 'Early on the random policy rarely reaches the goal, so the critic has little to learn from and the first updates mostly shape how it walks around the lava. Once a few episodes reach the goal, GAE passes that return back along the path and the clipped updates, each a bounded step, turn the greedy choice towards it within a handful of updates.',
+  why: 'At first few sampled episodes reach the goal, so there is little return for the advantages to point at. Once some do, GAE carries that return back along their steps, and each clipped update, a bounded step, turns the greedy choice a little further towards the path, so it takes a handful of updates rather than one.',
   section: { file: '04-ppo.mdx', chapter: 'ppo', heading: 'Lab: PPO in a grid world', anchor: 'lab-ppo-in-a-grid-world' },
   verdict: (run) => {
     const seen = evals(run).filter((l) => l.step <= 20);

@@ -26,7 +26,7 @@ const grpoLifts: Prediction = {
   reads: ['eval/accuracy'],
   steps: VISION_STEPS,
   seeds: SEEDS,
-  why: 'SFT copies the demonstrated answers token by token, including on pictures the model reads only partly. GRPO samples several answers per picture and the verifier scores each, so the answers that come from actually reading the right cells gain on the guesses, and the policy is pushed to use the image tokens it already attends to.',
+  why: 'SFT copies the demonstrated answers token by token and stops where its 800 steps end. GRPO then samples several answers per picture and the verifier scores each against the picture, so within every group the answers that match it gain on the guesses: the reward itself asks the policy to read the image.',
   section: { file: VISION_CHAPTER, chapter: 'beyond-the-calculator', heading: 'What the vision lab measured', anchor: 'what-the-vision-lab-measured' },
   verdict: (run) => {
     const [sftEnd, end] = [evalAt(run, VISION_SFT_STEPS)['eval/accuracy'], evalAt(run, VISION_STEPS)['eval/accuracy']];

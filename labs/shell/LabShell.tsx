@@ -15,6 +15,7 @@ import { ExportForTrl } from './ExportForTrl';
 import type { LabComparison, LabDefinition } from './labDefinition';
 import { LabStatus } from './LabStatus';
 import { LabToolbar } from './LabToolbar';
+import { PredictionPanel } from './PredictionPanel';
 import { chartsInView } from './chartsInView';
 import { MetricChart } from './MetricChart';
 import { RewardPanel } from './RewardPanel';
@@ -111,6 +112,14 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         requestWeights={lab.weights}
         student={student}
         onStudentChange={setStudent}
+      />
+      <PredictionPanel
+        trainer={trainer}
+        lab={definition.slug}
+        formPreset={preset}
+        run={{ preset: runs.run.preset, settings: runs.run.settings, state: status.state, history: status.history }}
+        schema={schema}
+        presets={presets}
       />
       <LabToolbar
         state={status.state}

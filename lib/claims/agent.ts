@@ -1,7 +1,32 @@
 /** The agent lab's claims: its presets' descriptions and what chapters 1, 9 and 10 say its runs show. */
 import { evalAt, evals, f, last, pct, SEEDS, series } from './history';
+import { checkByPrediction, perSeed, throughStep } from './predict';
 import { printedFigure, prosePct } from './prose';
-import type { Claim, ClaimRun } from './types';
+import type { Claim, ClaimRun, Prediction } from './types';
+
+const reflectHabit: Prediction = {
+  presets: ['reflect'],
+  question: 'A wrong answer gets “?” and a second try; a call costs 0.5 of the 1 a right answer earns. After 40 steps GRPO will have taught the agent to',
+  choices: [
+    { id: 'second', label: 'use the second try: the fix rate (wrong first, right second) rises by 15 points or more' },
+    { id: 'first', label: 'get it right the first time: first-try accuracy rises by 30 points or more while the fix rate does not rise by 15' },
+  ],
+  claimed: 'first',
+  reads: ['eval/fix_rate', 'eval/first_try_accuracy'],
+  steps: 40,
+  seeds: SEEDS,
+  why: 'Answering from memory first and calling only after “?” earns more only by p × 0.5, where p is how often the model knows the product: on hard products under 0.07, a few hundredths of reward, lost in the noise of a group. Calling the calculator at once is already in some sampled episodes and is paid the same either way, so every group that holds a call pushes towards it, and the second try goes unused.',
+  section: { file: '10-beyond-the-calculator.mdx', chapter: 'beyond-the-calculator', heading: 'What the reflection run measured', anchor: 'what-the-reflection-run-measured' },
+  verdict: (whole) => {
+    const run = throughStep(whole, 40);
+    const [m0, m] = [evalAt(run, 0), evalAt(run, 40)];
+    return {
+      held: m['eval/fix_rate'] < m0['eval/fix_rate'] + 0.15 && m['eval/first_try_accuracy'] >= m0['eval/first_try_accuracy'] + 0.3,
+      measured: `fix rate ${f(m0['eval/fix_rate'], 3)} → ${f(m['eval/fix_rate'], 3)}, first try ${pct(m0['eval/first_try_accuracy'])} → ${pct(m['eval/first_try_accuracy'])}, after the second ${pct(m0['eval/accuracy'])} → ${pct(m['eval/accuracy'])}, calls ${pct(m0['eval/tool_call_rate'])} → ${pct(m['eval/tool_call_rate'])}`,
+    };
+  },
+  cases: perSeed('reflect', SEEDS),
+};
 
 export const claims: readonly Claim[] = [
   {
@@ -109,15 +134,8 @@ export const claims: readonly Claim[] = [
     text: 'Measured, and not what the issue hoped for: under reflect (a wrong answer gets "?" and one more try; a right last answer earns 1, each call costs 0.5), GRPO does not raise the fix rate (eval/fix_rate, first answer wrong and second right) by 0.15. On each of seeds 0, 1 and 2 the policy learns instead to call the calculator on its first try: first-try accuracy rises by at least 30 points and the fix rate ends less than 0.15 above its value before training.',
     where: 'agent preset reflect; chapter 10; the agent lab',
     runs: Object.fromEntries(SEEDS.map((seed) => [`reflect${seed}`, { trainer: 'agent', preset: 'reflect', overrides: { seed }, steps: 40, evalEvery: 20 }])) as Record<string, ClaimRun>,
-    check: (runs) => {
-      const per = SEEDS.map((seed) => ({ seed, m0: evalAt(runs[`reflect${seed}`], 0), m: last(runs[`reflect${seed}`]) }));
-      return {
-        holds: per.every(({ m0, m }) => m['eval/fix_rate'] < m0['eval/fix_rate'] + 0.15 && m['eval/first_try_accuracy'] >= m0['eval/first_try_accuracy'] + 0.3),
-        figure: per
-          .map(({ seed, m0, m }) => `seed ${seed}: fix rate ${f(m0['eval/fix_rate'], 3)} → ${f(m['eval/fix_rate'], 3)}, first try ${pct(m0['eval/first_try_accuracy'])} → ${pct(m['eval/first_try_accuracy'])}, after the second ${pct(m0['eval/accuracy'])} → ${pct(m['eval/accuracy'])}, calls ${pct(m0['eval/tool_call_rate'])} → ${pct(m['eval/tool_call_rate'])}`)
-          .join('; '),
-      };
-    },
+    prediction: reflectHabit,
+    check: checkByPrediction(reflectHabit),
   },
   {
     id: 'agent-reflect-feedback-fixes',

@@ -1,6 +1,58 @@
 /** The DPO lab's claims: its presets' descriptions and what chapter 5 says its runs show. */
-import { evalAt, f, firstSteps, last, mean, pct } from './history';
-import type { Claim } from './types';
+import { evalAt, f, firstSteps, mean, pct } from './history';
+import { checkByPrediction, oneRun, throughStep } from './predict';
+import type { Claim, Prediction } from './types';
+
+const LAB_SECTION = { file: '05-dpo.mdx', chapter: 'dpo', heading: 'Lab: DPO on preference pairs', anchor: 'lab-dpo-on-preference-pairs' };
+
+const rewardAccuracyRises: Prediction = {
+  presets: ['default'],
+  question: 'Reward accuracy (rewards/accuracies: the share of pairs whose chosen answer the implicit reward ranks above the rejected one), over the last 4 of 20 steps against the first 4, will be',
+  choices: [
+    { id: 'higher', label: 'higher' },
+    { id: 'not', label: 'no higher' },
+  ],
+  claimed: 'higher',
+  reads: ['rewards/accuracies'],
+  steps: 20,
+  seeds: [0],
+  why: 'The DPO loss is a logistic loss on exactly this ranking: each step raises the policy’s log-ratio on the chosen answer against the rejected one, most on the pairs it still ranks wrong. On the pairs it trains on, the ranking improves as long as the steps are small enough to follow that gradient.',
+  section: LAB_SECTION,
+  verdict: (whole) => {
+    const run = throughStep(whole, 20);
+    const [a0, a1] = [mean(firstSteps(run, 4), 'rewards/accuracies'), mean(run, 'rewards/accuracies', 4)];
+    return { held: a1 > a0, measured: `rewards/accuracies ${pct(a0)} (first steps) → ${pct(a1)} (last steps)` };
+  },
+  cases: oneRun(),
+};
+
+const lrTooHigh: Prediction = {
+  presets: ['lr_too_high'],
+  question: 'At a learning rate 10× the default, by step 40 reward accuracy stays high; held-out accuracy will',
+  choices: [
+    { id: 'rise', label: 'rise above the SFT model’s 27.5%' },
+    { id: 'stay', label: 'stay near 27.5%' },
+    { id: 'collapse', label: 'collapse below 10%' },
+  ],
+  claimed: 'collapse',
+  reads: ['logps/chosen', 'logps/rejected', 'rewards/accuracies', 'eval/accuracy'],
+  steps: 40,
+  seeds: [0],
+  why: 'DPO only asks the chosen answer to gain on the rejected one, and at this rate the cheapest way is to push both log-probabilities down, the rejected one faster. Probability mass leaves the right answers too and lands on sequences neither answer contains, so the margin looks fine while greedy answers on held-out sums break.',
+  section: { file: '05-dpo.mdx', chapter: 'dpo', heading: 'Both log-probabilities fall', anchor: 'both-log-probabilities-fall' },
+  verdict: (whole) => {
+    const run = throughStep(whole, 40);
+    const [c0, c1] = [mean(firstSteps(run, 4), 'logps/chosen'), mean(run, 'logps/chosen', 4)];
+    const [r0, r1] = [mean(firstSteps(run, 4), 'logps/rejected'), mean(run, 'logps/rejected', 4)];
+    const acc = mean(run, 'rewards/accuracies', 4);
+    const [h0, h1] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 40)['eval/accuracy']];
+    return {
+      held: c1 < c0 && r1 < r0 && acc > 0.8 && h1 < 0.1,
+      measured: `logps/chosen ${f(c0, 2)} → ${f(c1, 2)}; logps/rejected ${f(r0, 2)} → ${f(r1, 2)}; reward accuracy ${pct(acc)}; held-out ${pct(h0)} → ${pct(h1)}`,
+    };
+  },
+  cases: oneRun(),
+};
 
 export const claims: readonly Claim[] = [
   {
@@ -8,10 +60,8 @@ export const claims: readonly Claim[] = [
     text: 'DPO’s reward accuracy rises on pairs sampled from the SFT model.',
     where: 'dpo preset default; chapter 5',
     runs: { run: { trainer: 'dpo', steps: 20, evalEvery: 20 } },
-    check: ({ run }) => {
-      const [a0, a1] = [mean(firstSteps(run, 4), 'rewards/accuracies'), mean(run, 'rewards/accuracies', 4)];
-      return { holds: a1 > a0, figure: `rewards/accuracies ${pct(a0)} (first steps) → ${pct(a1)} (last steps)` };
-    },
+    prediction: rewardAccuracyRises,
+    check: checkByPrediction(rewardAccuracyRises),
   },
   {
     id: 'dpo-default-peaks-early',
@@ -33,16 +83,8 @@ export const claims: readonly Claim[] = [
     text: 'At a learning rate 10× too high, reward accuracy stays high while the chosen and rejected log-probs fall and held-out accuracy collapses (below 10%).',
     where: 'dpo preset lr_too_high; chapter 5',
     runs: { run: { trainer: 'dpo', preset: 'lr_too_high', steps: 40, evalEvery: 40 } },
-    check: ({ run }) => {
-      const [c0, c1] = [mean(firstSteps(run, 4), 'logps/chosen'), mean(run, 'logps/chosen', 4)];
-      const [r0, r1] = [mean(firstSteps(run, 4), 'logps/rejected'), mean(run, 'logps/rejected', 4)];
-      const acc = mean(run, 'rewards/accuracies', 4);
-      const [h0, h1] = [evalAt(run, 0)['eval/accuracy'], last(run)['eval/accuracy']];
-      return {
-        holds: c1 < c0 && r1 < r0 && acc > 0.8 && h1 < 0.1,
-        figure: `logps/chosen ${f(c0, 2)} → ${f(c1, 2)}; logps/rejected ${f(r0, 2)} → ${f(r1, 2)}; reward accuracy ${pct(acc)}; held-out ${pct(h0)} → ${pct(h1)}`,
-      };
-    },
+    prediction: lrTooHigh,
+    check: checkByPrediction(lrTooHigh),
   },
   {
     id: 'dpo-variants-train',

@@ -4,8 +4,9 @@
  */
 import { finalMetrics, planSweep, summarize, type SweepAxis } from '@/lib/train/sweep';
 import { evalAt, f, firstSteps, last, mean, pct, series, trains } from './history';
+import { checkByPrediction, oneRun, throughStep } from './predict';
 import { prints, printedFigure } from './prose';
-import type { Claim, ClaimRun } from './types';
+import type { Claim, ClaimRun, Prediction } from './types';
 
 const grpo = (steps: number, overrides: Record<string, unknown> = {}, preset?: string): ClaimRun => ({ trainer: 'grpo', preset, overrides, steps, evalEvery: steps });
 
@@ -15,6 +16,52 @@ const LR_LABEL: Record<number, string> = { 1e-4: '1e-4', 3e-4: '3e-4', 1e-3: '1e
 const LR_SWEEP = planSweep({}, [LR_AXIS], [0, 1, 2]);
 const sweepKey = (values: unknown[], seed: number) => `lr=${String(values[0])}/seed=${seed}`;
 
+const LAB_SECTION = { file: '06-grpo.mdx', chapter: 'grpo', heading: 'Lab: GRPO on arithmetic', anchor: 'lab-grpo-on-arithmetic' };
+
+const liftsAccuracy: Prediction = {
+  presets: ['default'],
+  question: 'From the SFT checkpoint’s 27.5%, held-out accuracy at step 20 will',
+  choices: [
+    { id: 'rise', label: 'rise by more than 10 points' },
+    { id: 'stay', label: 'stay within 10 points of it' },
+    { id: 'fall', label: 'fall by more than 10 points' },
+  ],
+  claimed: 'rise',
+  reads: ['eval/accuracy'],
+  steps: 20,
+  seeds: [0],
+  why: 'The SFT model already answers some sums right, so many groups hold both a right and a wrong completion: their rewards differ, and the group-relative advantage pushes up the tokens of the right ones and down those of the wrong. Twenty such updates at the default learning rate (3e-4) move the greedy answers the held-out evaluation reads.',
+  section: LAB_SECTION,
+  verdict: (run) => {
+    const [a0, a20] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 20)['eval/accuracy']];
+    return { held: a0 === 0.275 && a20 > a0 + 0.1, measured: `held-out accuracy ${pct(a0)} → ${pct(a20)} at step 20` };
+  },
+  cases: oneRun(),
+};
+
+const rewardHacking: Prediction = {
+  presets: ['reward_hacking'],
+  question: 'The verifier here also pays for answers above the right one. Over 40 steps the training reward climbs; held-out accuracy (graded by the exact verifier) will',
+  choices: [
+    { id: 'rise', label: 'rise with it' },
+    { id: 'stay', label: 'stay near the SFT model’s 27.5%' },
+    { id: 'fall', label: 'fall to almost 0 (under 5%)' },
+  ],
+  claimed: 'fall',
+  reads: ['reward', 'eval/accuracy'],
+  steps: 40,
+  seeds: [0],
+  why: 'GRPO maximises the reward it is given, not the one that was meant. Raising a digit is an easier way to satisfy >= than getting the sum right, so the policy drifts towards over-estimates: its groups pay them as well as right answers, and the exact held-out check fails them all.',
+  section: { file: '06-grpo.mdx', chapter: 'grpo', heading: 'What it looks like', anchor: 'what-it-looks-like' },
+  verdict: (whole) => {
+    const run = throughStep(whole, 40);
+    const [r0, r1] = [mean(firstSteps(run, 6), 'reward'), mean(run, 'reward', 5)];
+    const acc = evalAt(run, 40)['eval/accuracy'];
+    return { held: r1 > r0 && r1 > 0.8 && acc < 0.05, measured: `reward ${f(r0, 2)} → ${f(r1, 2)}; held-out accuracy ${pct(acc)} at step 40` };
+  },
+  cases: oneRun(),
+};
+
 export const claims: readonly Claim[] = [
   {
     id: 'grpo-lifts-accuracy',
@@ -22,10 +69,8 @@ export const claims: readonly Claim[] = [
     where: 'grpo preset default; chapters 6 and 7',
     fast: true,
     runs: { run: grpo(20) },
-    check: ({ run }) => {
-      const [a0, a20] = [evalAt(run, 0)['eval/accuracy'], evalAt(run, 20)['eval/accuracy']];
-      return { holds: a0 === 0.275 && a20 > a0 + 0.1, figure: `${pct(a0)} → ${pct(a20)} at step 20` };
-    },
+    prediction: liftsAccuracy,
+    check: checkByPrediction(liftsAccuracy),
   },
   {
     id: 'grpo-beta-keeps-kl-small',
@@ -115,11 +160,8 @@ export const claims: readonly Claim[] = [
     text: 'Against the >= verifier the training reward climbs towards its maximum of 1.2 while held-out accuracy falls to 0.',
     where: 'grpo preset reward_hacking; chapter 6',
     runs: { run: grpo(40, {}, 'reward_hacking') },
-    check: ({ run }) => {
-      const [r0, r1] = [mean(firstSteps(run, 6), 'reward'), mean(run, 'reward', 5)];
-      const acc = last(run)['eval/accuracy'];
-      return { holds: r1 > r0 && r1 > 0.8 && acc < 0.05, figure: `reward ${f(r0, 2)} → ${f(r1, 2)}; held-out accuracy ${pct(acc)} at step 40` };
-    },
+    prediction: rewardHacking,
+    check: checkByPrediction(rewardHacking),
   },
   {
     id: 'grpo-custom-reward-hack',

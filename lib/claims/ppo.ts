@@ -1,7 +1,33 @@
 /** The PPO lab's claims: its presets' descriptions and what chapter 4 says its runs show. */
 import type { LogLine } from '@/lib/train/run';
 import { evals, f, mean, pct, series } from './history';
-import type { Claim } from './types';
+import { checkByPrediction, oneRun } from './predict';
+import type { Claim, Prediction } from './types';
+
+const solvesTheGrid: Prediction = {
+  presets: ['default'],
+  question: 'With the defaults, the greedy policy first reaches the goal (return at least 0.9)',
+  choices: [
+    { id: 'early', label: 'by update 5' },
+    { id: 'mid', label: 'at update 6 to 10' },
+    { id: 'late', label: 'after update 10, or not within 20' },
+  ],
+  claimed: 'mid',
+  reads: ['eval/return'],
+  steps: 20,
+  seeds: [0],
+  why: 'At first few sampled episodes reach the goal, so there is little return for the advantages to point at. Once some do, GAE carries that return back along their steps, and each clipped update, a bounded step, turns the greedy choice a little further towards the path, so it takes a handful of updates rather than one.',
+  section: { file: '04-ppo.mdx', chapter: 'ppo', heading: 'Lab: PPO in a grid world', anchor: 'lab-ppo-in-a-grid-world' },
+  verdict: (run) => {
+    const seen = evals(run).filter((l) => l.step <= 20);
+    const solved = seen.find((l) => l.metrics['eval/return'] >= 0.9);
+    const reached = seen.at(-1)?.step ?? 0;
+    // Solved early is measured however short the run; not solved yet is only measured once update 20 is evaluated.
+    if (!solved && reached < 20) throw new Error(`this run's last evaluation is at update ${reached}; the claim reads it through update 20`);
+    return { held: solved !== undefined && solved.step >= 6 && solved.step <= 10, measured: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
+  },
+  cases: oneRun(),
+};
 
 export const claims: readonly Claim[] = [
   {
@@ -41,10 +67,8 @@ export const claims: readonly Claim[] = [
     text: 'The defaults solve the 5×5 map within about 6–10 updates (greedy return ≥ 0.9).',
     where: 'ppo preset default; chapter 4',
     runs: { run: { trainer: 'ppo', steps: 20, evalEvery: 2 } },
-    check: ({ run }) => {
-      const solved = evals(run).find((l) => l.metrics['eval/return'] >= 0.9);
-      return { holds: solved !== undefined && solved.step >= 6 && solved.step <= 10, figure: solved ? `greedy return ${f(solved.metrics['eval/return'], 2)} at update ${solved.step}` : 'not solved in 20 updates' };
-    },
+    prediction: solvesTheGrid,
+    check: checkByPrediction(solvesTheGrid),
   },
   {
     id: 'ppo-lr-too-high-turns-deterministic',

@@ -1,7 +1,8 @@
 /** The self-improvement lab's claims: what its presets and its chapter section say expert iteration does at this scale. */
 import type { LogLine } from '@/lib/train/run';
 import { evalAt, last, pct, trains } from './history';
-import type { Claim, ClaimRun } from './types';
+import { checkByPrediction, oneRun, throughStep } from './predict';
+import type { Claim, ClaimRun, Prediction } from './types';
 
 /** A self_improve run as the lab runs it: max_steps rounds (round 0 is SFT on the demonstrations), evaluated after each. */
 const selfImprove = (preset: string): ClaimRun => ({ trainer: 'self_improve', preset, steps: SELF_IMPROVE_ROUNDS, evalEvery: 1 });
@@ -9,6 +10,31 @@ const SELF_IMPROVE_ROUNDS = 6;
 /** eval/accuracy_target after round 0 (the first step) and after the last round. */
 const targetAfterRounds = (h: LogLine[]) => [evalAt(h, 1)['eval/accuracy_target'], last(h)['eval/accuracy_target']] as const;
 const roundSeries = (h: LogLine[], metric: string) => trains(h).filter((l) => metric in l.metrics).map((l) => l.metrics[metric]);
+
+const majorityKeepsWrong: Prediction = {
+  presets: ['majority'],
+  question: 'With no verifier, each round keeps the 3-digit answers most of a problem’s samples agree on. The kept answers will be',
+  choices: [
+    { id: 'right', label: 'mostly right, so 3-digit accuracy climbs round by round' },
+    { id: 'wrong', label: 'mostly wrong in every round (precision under 50%), and 3-digit accuracy ends no higher than after round 0' },
+  ],
+  claimed: 'wrong',
+  reads: ['kept_precision', 'eval/accuracy_target'],
+  steps: SELF_IMPROVE_ROUNDS,
+  seeds: [0],
+  why: 'A vote measures agreement, not truth. The model’s mistakes on 3-column sums are systematic (most samples of a problem drop the same carry), so the majority is often the wrong answer and it becomes a demonstration; the next round samples from a model that is surer of it.',
+  section: { file: '10-beyond-the-calculator.mdx', chapter: 'beyond-the-calculator', heading: 'Why a verifier matters', anchor: 'why-a-verifier-matters' },
+  verdict: (whole) => {
+    const run = throughStep(whole, SELF_IMPROVE_ROUNDS, 'step');
+    const precision = roundSeries(run, 'kept_precision');
+    const [m0, m] = [evalAt(run, 1)['eval/accuracy_target'], evalAt(run, SELF_IMPROVE_ROUNDS)['eval/accuracy_target']];
+    return {
+      held: precision.length > 0 && precision.every((p) => p < 0.5) && m <= m0,
+      measured: `kept answers’ precision by round ${precision.map(pct).join(', ')} (wrong kept: ${roundSeries(run, 'kept_wrong').join(', ')}); 3-digit accuracy ${pct(m0)} after round 0 → ${pct(m)}`,
+    };
+  },
+  cases: oneRun('majority'),
+};
 
 export const claims: readonly Claim[] = [
   {
@@ -31,14 +57,17 @@ export const claims: readonly Claim[] = [
     where: 'self_improve presets majority; the self-improvement lab and its chapter section',
     runs: { majority: selfImprove('majority'), verifier: selfImprove('default') },
     check: ({ majority, verifier }) => {
-      const precision = roundSeries(majority, 'kept_precision');
-      const wrong = roundSeries(majority, 'kept_wrong');
       const verifierRight = trains(verifier).every((l) => !('kept' in l.metrics) || l.metrics.kept === 0 || l.metrics.kept_precision === 1);
-      const [m0, m] = targetAfterRounds(majority);
-      return {
-        holds: verifierRight && precision.length > 0 && precision.every((p) => p < 0.5) && m <= m0,
-        figure: `majority precision by round ${precision.map(pct).join(', ')} (wrong kept: ${wrong.join(', ')}); its 3-digit accuracy ${pct(m0)} → ${pct(m)}`,
-      };
+      const kept = majorityKeepsWrong.verdict(majority);
+      return { holds: verifierRight && kept.held, figure: `verifier’s kept answers all right: ${verifierRight ? 'yes' : 'no'}; majority: ${kept.measured}` };
     },
+  },
+  {
+    id: 'self-improve-majority-keeps-wrong',
+    text: 'Without a verifier, a majority vote keeps mostly wrong answers on 3-digit sums (the kept samples’ precision is below 50% in every round) and 3-digit accuracy ends no higher than after round 0.',
+    where: 'self_improve preset majority; the self-improvement lab and its chapter section',
+    runs: { majority: selfImprove('majority') },
+    prediction: majorityKeepsWrong,
+    check: checkByPrediction(majorityKeepsWrong),
   },
 ];

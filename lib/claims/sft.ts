@@ -1,6 +1,35 @@
 /** The SFT lab's claims: SFT from the untrained model, and what chapter 2 says of LoRA's presets. */
 import { evalAt, last, pct, trains } from './history';
-import type { Claim } from './types';
+import { checkByPrediction, throughStep } from './predict';
+import type { Claim, Prediction } from './types';
+
+/** The lab's runs on subtraction from the addition checkpoint: 300 steps, addition (the old task) evaluated at 100 and 300. */
+const newTask = (preset: string) => ({ trainer: 'sft', preset, steps: 300, evalEvery: 100 }) as const;
+
+const forgets: Prediction = {
+  presets: ['lora_r4', 'lora_r1', 'full_ft'],
+  question: 'Fine-tuning the addition model on subtraction alone, for 300 steps: its accuracy on addition (eval/old_task_accuracy) will',
+  choices: [
+    { id: 'keep', label: 'stay well above 0: LoRA changes too little to forget' },
+    { id: 'forget', label: 'fall to almost 0 (at most 2% at the end), whatever the method' },
+  ],
+  claimed: 'forget',
+  reads: ['eval/old_task_accuracy'],
+  steps: 300,
+  seeds: [0],
+  why: 'Nothing in the subtraction loss protects addition: every step moves the model towards the new task’s answers and nothing shows it what to keep. LoRA limits each matrix to r new directions, which in larger models trades some learning for less forgetting, but at this scale even rank 1 over 300 steps overwrites the sums; only replaying addition examples (full_ft_replay) keeps them.',
+  section: { file: '02-sft-lora.mdx', chapter: 'sft-lora', heading: 'Catastrophic forgetting', anchor: 'catastrophic-forgetting' },
+  verdict: (whole) => {
+    const run = throughStep(whole, 300);
+    const [at100, end] = [evalAt(run, 100)['eval/old_task_accuracy'], evalAt(run, 300)['eval/old_task_accuracy']];
+    return { held: at100 <= 0.05 && end <= 0.02, measured: `addition ${pct(evalAt(run, 0)['eval/old_task_accuracy'])} before, ${pct(at100)} at step 100, ${pct(end)} at step 300` };
+  },
+  cases: ({ full, r1, r4 }) => [
+    { label: 'full_ft', run: full },
+    { label: 'lora_r1', run: r1 },
+    { label: 'lora_r4', run: r4 },
+  ],
+};
 
 export const claims: readonly Claim[] = [
   {
@@ -12,6 +41,14 @@ export const claims: readonly Claim[] = [
       const [a0, a1] = [evalAt(run, 0)['eval/accuracy'], last(run)['eval/accuracy']];
       return { holds: a0 < 0.02 && a1 > 0.3, figure: `${pct(a0)} → ${pct(a1)} after 200 steps` };
     },
+  },
+  {
+    id: 'lora-forgets-without-replay',
+    text: 'Every method forgets addition when it learns subtraction without replay: full fine-tuning, LoRA at rank 1 and at rank 4 are at most 5% on addition by step 100 and at most 2% at step 300.',
+    where: 'sft presets full_ft, lora_r1, lora_r4; chapter 2',
+    runs: { full: newTask('full_ft'), r1: newTask('lora_r1'), r4: newTask('lora_r4') },
+    prediction: forgets,
+    check: checkByPrediction(forgets),
   },
   {
     id: 'lora-small-rank-close-to-full',
@@ -29,7 +66,7 @@ export const claims: readonly Claim[] = [
       return {
         holds:
           f1['eval/accuracy'] - l1['eval/accuracy'] < 0.1 && one['eval/accuracy'] < l1['eval/accuracy'] - 0.3 && share < 0.16 &&
-          [full, r1, r4].every((h) => evalAt(h, 100)['eval/old_task_accuracy'] <= 0.05 && last(h)['eval/old_task_accuracy'] <= 0.02) &&
+          [full, r1, r4].every((h) => forgets.verdict(h).held) &&
           rp['eval/old_task_accuracy'] > 0.6,
         figure: `r = 4 trains ${pct(share)} of the parameters; subtraction ${pct(f1['eval/accuracy'])} (full), ${pct(l1['eval/accuracy'])} (r = 4), ${pct(one['eval/accuracy'])} (r = 1); addition at step 100 ${[full, r4, r1].map((h) => pct(evalAt(h, 100)['eval/old_task_accuracy'])).join(' / ')} (full / r = 4 / r = 1), at the end ${pct(f1['eval/old_task_accuracy'])} (full), ${pct(l1['eval/old_task_accuracy'])} (r = 4), ${pct(one['eval/old_task_accuracy'])} (r = 1), ${pct(rp['eval/old_task_accuracy'])} (full with replay)`,
       };

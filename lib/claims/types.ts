@@ -44,6 +44,54 @@ export interface Claim {
   fast?: boolean;
   runs: Record<string, ClaimRun>;
   check(history: Histories, context: ClaimContext): Verdict;
+  /**
+   * The question a lab asks before a run of one of its presets. A claim that has one is checked by it: its check is
+   * its prediction's verdict on each of its cases (lib/claims/predict.ts checkByPrediction), so the lab, which runs
+   * the same verdict on the learner's own run, and `npm run claims` cannot disagree.
+   */
+  prediction?: Prediction;
+}
+
+export interface PredictionChoice {
+  id: string;
+  /** What the learner picks, finishing the question's sentence ("rise by more than 10 points"). */
+  label: string;
+}
+
+/** What one run measured, and whether the claim held on it. */
+export interface PredictionVerdict {
+  measured: string;
+  held: boolean;
+}
+
+/** One run the claim's check reads, and what to call it in the figure ("seed 1", "lora_r4"). */
+export interface PredictionCase {
+  label: string;
+  run: LogLine[];
+}
+
+export interface Prediction {
+  /** The presets before whose runs the lab asks it: a single run of any of them is one case of the claim. */
+  presets: readonly string[];
+  /** The question, ending where a choice's label continues it ("Over 20 steps, held-out accuracy will"). */
+  question: string;
+  choices: readonly PredictionChoice[];
+  /** The choice the claim makes (one of `choices`' ids). */
+  claimed: string;
+  /** The metrics its verdict reads, as the run logs them. */
+  reads: readonly string[];
+  /** The last step the verdict reads: a run that stops before it is not measured. */
+  steps: number;
+  /** The seeds each case is run on by `npm run claims`. */
+  seeds: readonly number[];
+  /** Why the claim holds, in two or three sentences. */
+  why: string;
+  /** The chapter section that explains it: the chapter's file in content/chapters, its slug, the heading's text and id. */
+  section: { file: string; chapter: string; heading: string; anchor: string };
+  /** One run's verdict; throws when the run did not log what it reads (it stopped too early). */
+  verdict(run: LogLine[]): PredictionVerdict;
+  /** The claim's runs as the cases its verdict reads, one per seed (or per preset). */
+  cases(histories: Histories): PredictionCase[];
 }
 
 /** A trainer's claims module (lib/claims/<trainer>.ts), as a dynamic import of it resolves. */

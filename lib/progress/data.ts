@@ -2,12 +2,14 @@
  * What the site remembers about a reader, on their device only: the shape and its version. Checking a stored value
  * against it is schema.ts, which a page loads only when there is a stored value to check.
  */
-export const PROGRESS_VERSION = 3;
+import type { PredictionOutcome } from '@/lib/claims/predict';
+
+export const PROGRESS_VERSION = 4;
 /**
  * Versions whose stored values are still read: version 1 had no exercises (it reads as having passed none), version 2
- * no lab runs (none finished).
+ * no lab runs (none finished), version 3 no predictions (none made).
  */
-export const READABLE_PROGRESS_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_PROGRESS_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 export interface ChapterProgress {
   openedAt?: number;
@@ -32,6 +34,22 @@ export interface LabRuns {
   presets: string[];
 }
 
+/**
+ * The predictions made before a lab's runs of one claim (lib/claims: Claim.prediction): how many, how many matched
+ * the run, and the last one. Made is what an assignment grades; matched is for the reader.
+ */
+export interface PredictionRecord {
+  /** The lab it was made in (content/labs.ts). */
+  lab: string;
+  made: number;
+  /** Made, the claim held on that run, and the reader had chosen what the claim says. */
+  matched: number;
+  /** The last prediction: the choice's id, how it fared, when. */
+  choice: string;
+  outcome: PredictionOutcome;
+  at: number;
+}
+
 /** The most presets kept per lab (a lab offers at most a dozen). */
 export const MAX_LAB_PRESETS = 20;
 
@@ -45,6 +63,8 @@ export interface ProgressData {
   exercises?: Record<string, ExercisePass>;
   /** By lab slug; absent until a run finishes. */
   labs?: Record<string, LabRuns>;
+  /** By claim id; absent until the first prediction graded by a finished run. */
+  predictions?: Record<string, PredictionRecord>;
   lastVisited?: { slug: string; at: number };
 }
 

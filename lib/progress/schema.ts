@@ -5,7 +5,8 @@
  * Validated by hand rather than with zod: even zod/mini would add ~12 KB gzipped to a page that has stored progress
  * to read, for three small records.
  */
-import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, READABLE_PROGRESS_VERSIONS, type ChapterProgress, type ExercisePass, type LabRuns, type ProgressData, type QuizAnswer } from './data';
+import { PREDICTION_OUTCOMES } from '@/lib/claims/predict';
+import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, READABLE_PROGRESS_VERSIONS, type ChapterProgress, type ExercisePass, type LabRuns, type PredictionRecord, type ProgressData, type QuizAnswer } from './data';
 
 const SLUG = /^[a-z0-9-]+$/;
 const QUIZ_ID = /^ch\d{2}-[a-z0-9-]+$/;
@@ -48,6 +49,25 @@ function isLabRuns(v: unknown): v is LabRuns {
   );
 }
 
+const CHOICE = /^[a-z0-9_-]{1,40}$/;
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function isPredictionRecord(v: unknown): v is PredictionRecord {
+  return (
+    isRecord(v) &&
+    hasOnly(v, ['lab', 'made', 'matched', 'choice', 'outcome', 'at']) &&
+    typeof v.lab === 'string' &&
+    SLUG.test(v.lab) &&
+    isCount(v.made) &&
+    isCount(v.matched) &&
+    (v.matched as number) <= (v.made as number) &&
+    typeof v.choice === 'string' &&
+    CHOICE.test(v.choice) &&
+    PREDICTION_OUTCOMES.includes(v.outcome as never) &&
+    isTime(v.at)
+  );
+}
+
 /** A record whose every key matches `key` (so never "__proto__") and every value passes `valid`. */
 function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Record<string, T> | null {
   if (!isRecord(v)) return null;
@@ -59,11 +79,12 @@ function recordOf<T>(v: unknown, key: RegExp, valid: (x: unknown) => x is T): Re
   return out;
 }
 
-/** The keys each version stores: 1 before exercises, 2 before lab runs. */
+/** The keys each version stores: 1 before exercises, 2 before lab runs, 3 before predictions. */
 const KEYS: Record<number, string[]> = {
   1: ['chapters', 'quizzes', 'lastVisited'],
   2: ['chapters', 'quizzes', 'exercises', 'lastVisited'],
   3: ['chapters', 'quizzes', 'exercises', 'labs', 'lastVisited'],
+  4: ['chapters', 'quizzes', 'exercises', 'labs', 'predictions', 'lastVisited'],
 };
 
 export function parseProgressData(v: unknown, version = PROGRESS_VERSION): ProgressData | null {
@@ -81,6 +102,11 @@ export function parseProgressData(v: unknown, version = PROGRESS_VERSION): Progr
     const labs = recordOf(v.labs, SLUG, isLabRuns);
     if (!labs) return null;
     out.labs = labs;
+  }
+  if (v.predictions !== undefined) {
+    const predictions = recordOf(v.predictions, SLUG, isPredictionRecord);
+    if (!predictions) return null;
+    out.predictions = predictions;
   }
   const last = v.lastVisited;
   if (last === undefined) return out;

@@ -1,3 +1,4 @@
+import type { PredictionOutcome } from '@/lib/claims/predict';
 import { createStore } from 'zustand/vanilla';
 import { persist, type PersistStorage, type StorageValue } from 'zustand/middleware';
 import { emptyProgress, MAX_KEPT_SOURCE, MAX_LAB_PRESETS, PROGRESS_VERSION, type ProgressData } from './data';
@@ -13,6 +14,8 @@ export interface ProgressActions {
   passExercise(id: string, source: string, now?: number): void;
   /** A lab run trained to its last step, with the preset it started from. */
   finishLab(slug: string, preset: string, now?: number): void;
+  /** A prediction made before a run of `lab`, graded by claim `claim`'s verdict on it once the run finished. */
+  recordPrediction(lab: string, claim: string, choice: string, outcome: PredictionOutcome, now?: number): void;
   reset(): void;
 }
 
@@ -40,13 +43,13 @@ function browserStorage(): Storage | undefined {
 type Change = (s: ProgressState) => Partial<ProgressData>;
 
 /** Every data field, absent: what a stored value that lacks a field (an older version) reads as. */
-const NOTHING: Pick<ProgressData, 'exercises' | 'labs' | 'lastVisited'> = { exercises: undefined, labs: undefined, lastVisited: undefined };
+const NOTHING: Pick<ProgressData, 'exercises' | 'labs' | 'predictions' | 'lastVisited'> = { exercises: undefined, labs: undefined, predictions: undefined, lastVisited: undefined };
 
 /**
  * A fresh store (tests make their own; the app makes one): zustand's vanilla store with its persist middleware.
- * Hydration is explicit (skipHydration): call persist.rehydrate(). Stored as {"state": {...}, "version": 3}, the
- * format earlier versions of the site wrote (version 1 lacked exercises, version 2 lab runs; both still read), so
- * readers keep their progress.
+ * Hydration is explicit (skipHydration): call persist.rehydrate(). Stored as {"state": {...}, "version": 4}, the
+ * format earlier versions of the site wrote (version 1 lacked exercises, version 2 lab runs, version 3 predictions;
+ * all still read), so readers keep their progress.
  * Storage never breaks the page: unreadable JSON is removed and reads as "nothing stored", a value of the wrong shape
  * reads as no progress, and a full or forbidden localStorage (private mode, quota) only loses the write.
  */
@@ -58,7 +61,7 @@ export function createProgressStore(storage: () => Storage | undefined = browser
 
   // The checks run here rather than in persist's migrate/merge: migrate runs only when the stored version differs,
   // and merge cannot wait, but reading may, so the checks load only when something is stored (a first visit has
-  // nothing, and its page never downloads them). Version 1 and 2 are read as they are; foreign shapes are dropped
+  // nothing, and its page never downloads them). Versions 1 to 3 are read as they are; foreign shapes are dropped
   // rather than repaired: progress is cheap to rebuild.
   const progressStorage: PersistStorage<ProgressData> = {
     getItem(name) {
@@ -124,6 +127,14 @@ export function createProgressStore(storage: () => Storage | undefined = browser
               return { labs: { ...s.labs, [slug]: { finishedAt: now, presets } } };
             });
           },
+          recordPrediction(lab, claim, choice, outcome, now = Date.now()) {
+            change((s) => {
+              const before = s.predictions?.[claim];
+              const made = (before?.made ?? 0) + 1;
+              const matched = (before?.matched ?? 0) + (outcome === 'matched' ? 1 : 0);
+              return { predictions: { ...s.predictions, [claim]: { lab, made, matched, choice, outcome, at: now } } };
+            });
+          },
           reset() {
             change(() => ({ ...emptyProgress(), ...NOTHING }));
           },
@@ -134,7 +145,7 @@ export function createProgressStore(storage: () => Storage | undefined = browser
         version: PROGRESS_VERSION,
         storage: progressStorage,
         skipHydration: true,
-        partialize: ({ chapters, quizzes, exercises, labs, lastVisited }): ProgressData => ({ chapters, quizzes, exercises, labs, lastVisited }),
+        partialize: ({ chapters, quizzes, exercises, labs, predictions, lastVisited }): ProgressData => ({ chapters, quizzes, exercises, labs, predictions, lastVisited }),
         // What is stored replaces what is in memory (another tab's progress included), then the early changes replay.
         merge(stored, current) {
           let next: ProgressState = { ...current, ...NOTHING, ...((stored as ProgressData | undefined) ?? emptyProgress()) };

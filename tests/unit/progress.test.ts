@@ -100,6 +100,29 @@ describe('progress store', () => {
     }
   });
 
+  it('records predictions by claim: how many made, how many matched the run, and the last; keeps them across visits', async () => {
+    const storage = new MemoryStorage();
+    const store = await storeOn(storage);
+    store.getState().recordPrediction('grpo', 'grpo-lifts-accuracy', 'rise', 'matched', 5);
+    store.getState().recordPrediction('grpo', 'grpo-lifts-accuracy', 'fall', 'missed', 6);
+    store.getState().recordPrediction('grpo', 'grpo-lifts-accuracy', 'rise', 'unsettled', 7);
+    const expected = { 'grpo-lifts-accuracy': { lab: 'grpo', made: 3, matched: 1, choice: 'rise', outcome: 'unsettled', at: 7 } };
+    expect(store.getState().predictions).toEqual(expected);
+    expect((await storeOn(storage)).getState().predictions).toEqual(expected);
+    store.getState().reset();
+    expect(store.getState().predictions).toBeUndefined();
+  });
+
+  it('reads version 3 progress (no predictions) and refuses a hand-edited prediction', () => {
+    const record = { lab: 'grpo', made: 2, matched: 1, choice: 'rise', outcome: 'matched', at: 3 };
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, labs: {} }, 3)).toEqual({ chapters: {}, quizzes: {}, labs: {} });
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, predictions: { 'grpo-lifts-accuracy': record } }, 3)).toEqual({ chapters: {}, quizzes: {} });
+    expect(parseStoredProgress({ chapters: {}, quizzes: {}, predictions: { 'grpo-lifts-accuracy': record } }, 4).predictions).toEqual({ 'grpo-lifts-accuracy': record });
+    for (const bad of [{ ...record, matched: 3 }, { ...record, outcome: 'right' }, { ...record, choice: '<b>' }, { ...record, lab: 'Bad Lab' }, { ...record, made: -1 }, { ...record, extra: 1 }]) {
+      expect(parseStoredProgress({ chapters: {}, quizzes: {}, predictions: { 'grpo-lifts-accuracy': bad } }, 4)).toEqual({ chapters: {}, quizzes: {} });
+    }
+  });
+
   it('can un-complete a chapter', async () => {
     const store = await storeOn(new MemoryStorage());
     store.getState().setCompleted('dpo', true, 10);

@@ -10,7 +10,7 @@ interface Props {
   labs: string[];
 }
 
-/** A stage's progress on this device: chapters completed, quizzes answered right, labs trained, exercises passed. */
+/** A stage's progress on this device: chapters completed, quizzes answered right, labs trained, exercises passed, and the predictions made in its labs. */
 export function StageProgress({ chapters, quizzes, exercises, labs }: Props) {
   const { value: state, ready } = useProgress((s) => s);
   if (!ready) return <p className="stage-progress placeholder">Your progress on this device appears here.</p>;
@@ -22,6 +22,10 @@ export function StageProgress({ chapters, quizzes, exercises, labs }: Props) {
   if (quizzes.length > 0) parts.push(`${right} of ${quizzes.length} quizzes answered right`);
   if (labs.length > 0) parts.push(`${trained} of ${labs.length} labs trained`);
   if (exercises.length > 0) parts.push(`${passed} of ${exercises.length} exercises passed`);
+  // Predictions are optional (a lab asks before a run; lib/claims), so they count beside the stage, not towards it.
+  const predictions = Object.values(state.predictions ?? {}).filter((p) => labs.includes(p.lab));
+  const made = predictions.reduce((n, p) => n + p.made, 0);
+  if (made > 0) parts.push(`${made} ${made === 1 ? 'prediction' : 'predictions'} made before a run, ${predictions.reduce((n, p) => n + p.matched, 0)} matching what the run showed`);
   const total = chapters.length + quizzes.length + labs.length + exercises.length;
   const share = total === 0 ? 0 : (done + right + trained + passed) / total;
   return (

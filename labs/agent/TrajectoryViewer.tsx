@@ -115,7 +115,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
         · <span className="tok tok-observation tok-wrong">?</span> after ⏎: the verdict, wrong, one more try · ⏎ end of a turn
         {data.toolAfterVerdict ? ' · the calculator answers only after the verdict: a first try is from memory' : null}
       </p>
-      <div className="inspector-scroll">
+      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Episodes of this step (scrolls sideways)">
         <table className="inspector-table">
           <thead>
             <tr>

@@ -24,7 +24,7 @@ export function PairInspector({ samples }: { samples: StepSample<'dpo'>[] }) {
       <p className="inspector-summary">
         {batch.length} pairs in this batch; the implicit reward prefers the rejected completion in <strong>{ordered}</strong> of them.
       </p>
-      <div className="inspector-scroll">
+      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Preference pairs of this step (scrolls sideways)">
         <table className="inspector-table">
           <thead>
             <tr>

@@ -47,7 +47,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
         Group of {group.completions.length}: mean reward <strong>{fmt(mean)}</strong>, std <strong>{fmt(std)}</strong>
         {std < 1e-6 ? ' — every completion scored the same, so every advantage is 0: this group teaches nothing.' : '.'}
       </p>
-      <div className="inspector-scroll">
+      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Completions of this group (scrolls sideways)">
         <table className="inspector-table">
           <thead>
             <tr>

@@ -37,7 +37,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
         Round {round.round} {round.round === 0 ? `fine-tuned on the human-written demonstrations (up to ${round.demonstrationDigits} digits).` : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
         The target is {round.targetDigits} digits, which no demonstration has.
       </p>
-      <div className="inspector-scroll">
+      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Held-out accuracy by round and difficulty (scrolls sideways)">
         <table className="inspector-table" aria-label="Held-out accuracy by round and difficulty">
           <thead>
             <tr>
@@ -70,7 +70,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
             First {round.samples.length} samples of this round: {kept.length} kept
             {round.filter === 'verifier' ? '.' : `, ${wrongKept} of them wrong: a verifier would have rejected ${wrongKept === 1 ? 'it' : 'them'}.`}
           </p>
-          <div className="inspector-scroll">
+          <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Samples of the round (scrolls sideways)">
             <table className="inspector-table" aria-label="Samples of the round">
               <thead>
                 <tr>

@@ -90,7 +90,7 @@ export default function ExportDialog({
             Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for{' '}
             {model} and names the lab’s in a comment.
           </p>
-          <div className="inspector-scroll">
+          <div className="inspector-scroll" tabIndex={0} role="group" aria-label="What carries over to TRL (scrolls sideways)">
             <table className="runs-summary" aria-label="What carries over to TRL">
               <thead>
                 <tr>

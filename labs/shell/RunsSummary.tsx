@@ -26,7 +26,7 @@ const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–'
 export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: readonly SummaryColumn[] }) {
   if (runs.length === 0) return null;
   return (
-    <div className="inspector-scroll">
+    <div className="inspector-scroll" tabIndex={0} role="group" aria-label="The runs compared (scrolls sideways)">
       <table className="runs-summary">
         <caption className="sr-only">The runs compared</caption>
         <thead>

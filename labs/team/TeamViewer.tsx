@@ -29,7 +29,7 @@ function Meanings({ data }: { data: TeamSamples }) {
   if (data.blankChannel) return <p className="inspector-note">The channel is blank (no_message): every rollout&apos;s receiver sees only blanks, so no message means anything.</p>;
   // Six columns of counts are wider than a phone: the table scrolls in its own box, as the rollouts' table does.
   return (
-    <div className="inspector-scroll">
+    <div className="inspector-scroll" tabIndex={0} role="group" aria-label="What each message has come to mean (scrolls sideways)">
       <table className="inspector-table team-meanings">
         <caption>
           What each message has come to mean in this step&apos;s {data.episodes.length} sampled rollouts, most sent first. Positions count from 0, left to
@@ -89,7 +89,7 @@ export function TeamViewer({ samples }: { samples: StepSample<'team'>[] }) {
         <mark className="team-message">the message</mark> as the receiver gets it (&quot;.&quot; a blank slot). Receiver: sees the board and the
         channel, writes one digit (trained on that token only: board and message are context). ⏎ the sender ended its message; any other token it writes, &lt;bos&gt; included, reaches the receiver as written.
       </p>
-      <div className="inspector-scroll">
+      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="The team’s rollouts (scrolls sideways)">
         <table className="inspector-table">
           <thead>
             <tr>

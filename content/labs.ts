@@ -20,6 +20,8 @@ export interface LabEntry {
   trainer: TrainerName;
   /** The presets its menu offers, the first selected at the start; by default all of its trainer's. */
   presets?: readonly string[];
+  /** What its max_steps counts, where not steps ("rounds": one step of the self-improvement trainer is a round). */
+  stepUnit?: string;
   /**
    * Presets that train something the title does not describe, with the words their page shows instead (it follows
    * the preset chosen in the lab's menu) and a link of their own on the lab's card.
@@ -89,6 +91,7 @@ export const labs = [
     summary: 'Demonstrations show sums of up to 2 digits. Each round the model answers longer ones, keeps what a verifier (or its own majority vote) accepts and fine-tunes on it: watch accuracy at each length round by round, and which wrong answers a majority vote lets through.',
     chapter: 'beyond-the-calculator',
     trainer: 'self_improve',
+    stepUnit: 'rounds',
   },
   {
     slug: 'team',

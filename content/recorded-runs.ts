@@ -53,13 +53,47 @@ export const labTimeSchema = z
   })
   .strict();
 
+/** A lab's default run in Chromium, Train to "finished" as a reader sees it (npm run record:browser-times). */
+export const browserTimeSchema = z
+  .object({
+    preset: z.string(),
+    max_steps: z.number().int().positive(),
+    /** The backend the lab chose for the run ('auto'), as its status line named it. */
+    backend: z.string(),
+    /** The run's training time from the lab's own clock: Train to the last step, the model's build and every evaluation included. */
+    seconds: z.number().positive(),
+  })
+  .strict();
+
+export const browserTimesSchema = z
+  .object({
+    recorded: z.iso.datetime(),
+    command: z.string(),
+    /** The browser's name and version. */
+    browser: z.string(),
+    machine: z.object({ cpu: z.string(), cores: z.number().int().positive(), platform: z.string() }).strict(),
+    /** The 1-minute load average per core when the recording started: near 0 on an idle machine. */
+    load_per_core: z.number().nonnegative(),
+    labs: z.record(z.string(), browserTimeSchema),
+  })
+  .strict();
+
 export const labTimesSchema = z
-  .object({ recorded: z.iso.datetime(), command: z.string(), backend: z.literal('wasm'), machine, labs: z.record(z.string(), labTimeSchema) })
+  .object({
+    recorded: z.iso.datetime(),
+    command: z.string(),
+    backend: z.literal('wasm'),
+    machine,
+    labs: z.record(z.string(), labTimeSchema),
+    /** The same labs timed where learners run them; absent until recorded. */
+    browser: browserTimesSchema.optional(),
+  })
   .strict();
 
 export type HomeRun = z.infer<typeof homeRunSchema>;
 export type LabTime = z.infer<typeof labTimeSchema>;
 export type LabTimes = z.infer<typeof labTimesSchema>;
+export type BrowserTimes = z.infer<typeof browserTimesSchema>;
 
 export const homeRun = (): HomeRun => homeRunSchema.parse(homeRunJson);
 export const labTimes = (): LabTimes => labTimesSchema.parse(labTimesJson);

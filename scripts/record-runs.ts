@@ -115,7 +115,8 @@ async function main(argv: string[]) {
 
   const timesFile = path.join(outDir, 'lab-times.json');
   const previous: LabTimes | null = fs.existsSync(timesFile) ? JSON.parse(fs.readFileSync(timesFile, 'utf8')) : null;
-  const times: LabTimes = { recorded, command: 'npm run record:runs', backend: 'wasm', machine, labs: { ...previous?.labs } };
+  // The browser's record (npm run record:browser-times) is kept as it was.
+  const times: LabTimes = { recorded, command: 'npm run record:runs', backend: 'wasm', machine, labs: { ...previous?.labs }, ...(previous?.browser ? { browser: previous.browser } : {}) };
   for (const slug of chosen) {
     log(`${slug}: running its first preset, seed ${SEED}, on wasm`);
     const { time, history, config, preset } = await recordLab(slug);

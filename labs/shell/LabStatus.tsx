@@ -50,7 +50,8 @@ export function LabStatus({
         : STATE_WORDS[status.state];
   return (
     <>
-      <p role="status" className="lab-status">
+      {/* data-elapsed-ms: a finished run's training time, exact, for npm run record:browser-times (the text rounds it). */}
+      <p role="status" className="lab-status" data-elapsed-ms={status.state === 'done' && status.elapsedMs !== null ? Math.round(status.elapsedMs) : undefined}>
         {status.backend ?? (status.state === 'running' ? 'choosing a backend…' : 'backend chosen on Train')} ·{' '}
         {positionWords(stepWord, steps.length, total, countDone)}
         {speed !== null ? ` · ${speed}` : ''} · {stateWord}

@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { labs, presetLink, type LabEntry } from '@/content/labs';
 import { labTeaches } from '@/content/lab-cards';
-import { labTimes, totalSeconds } from '@/content/recorded-runs';
+import { labTimes, totalSeconds, type LabTimes } from '@/content/recorded-runs';
 import { getChapterMeta } from '@/lib/content/chapters';
 import './home.css';
 
@@ -10,6 +10,19 @@ export function aboutTime(seconds: number): string {
   if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
   const s = Math.round(seconds / 10) * 10;
   return `about ${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
+/**
+ * How long a lab's default run takes, from the one record (content/lab-times.json): in the browser where it was timed
+ * there (npm run record:browser-times), else the CPU time of one core in Node (npm run record:runs).
+ */
+export function cardTime(times: LabTimes, lab: LabEntry): string {
+  const slug = lab.slug;
+  const steps = (n: number) => `${n.toLocaleString('en-US')} ${lab.stepUnit ?? 'steps'}`;
+  const inBrowser = times.browser?.labs[slug];
+  if (inBrowser) return `Trains in ${aboutTime(inBrowser.seconds)} in a browser without a GPU (${steps(inBrowser.max_steps)}, ${inBrowser.backend})`;
+  const time = times.labs[slug];
+  return time ? `Trains in ${aboutTime(totalSeconds(time))} on a CPU core (${steps(time.max_steps)}, WebAssembly)` : 'Training time not measured yet';
 }
 
 /** A lab's variants (presets that train another task), each linked to its first preset, with its chapter section. */
@@ -68,7 +81,7 @@ export function LabCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
                 <strong>Teaches:</strong> {labTeaches[lab.slug]}
               </p>
               <p className="card-meta">
-                {time ? `Trains in ${aboutTime(totalSeconds(time))} on a CPU core (${time.max_steps} steps, WebAssembly)` : 'Training time not measured yet'}
+                {cardTime(times, lab)}
                 {chapter ? (
                   <>
                     {' · '}
@@ -81,9 +94,19 @@ export function LabCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
         })}
       </ul>
       <p className="setting-help lab-cards-note">
-        Times are measured, not guessed: each lab&apos;s default run from start to finish, recorded with <code>{times.command}</code> as the CPU time
-        of one core (measured on: {times.machine.cpu}, {times.machine.cores} cores, Node {times.machine.node}, tfjs {times.machine.tfjs} on
-        WebAssembly). A browser adds a little; a real GPU takes less.
+        {times.browser ? (
+          <>
+            Times are measured, not guessed: each lab&apos;s default run in {times.browser.browser}, from Train to its last step (the model&apos;s build
+            and every evaluation included), recorded with <code>{times.browser.command}</code> on {times.browser.machine.cpu},{' '}
+            {times.browser.machine.cores} cores, no GPU. A real GPU takes less; a busier or older laptop, more.
+          </>
+        ) : (
+          <>
+            Times are measured, not guessed: each lab&apos;s default run from start to finish, recorded with <code>{times.command}</code> as the CPU
+            time of one core (measured on: {times.machine.cpu}, {times.machine.cores} cores, Node {times.machine.node}, tfjs {times.machine.tfjs} on
+            WebAssembly). A browser adds a little; a real GPU takes less.
+          </>
+        )}
       </p>
     </>
   );

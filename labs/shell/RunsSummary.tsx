@@ -26,7 +26,8 @@ const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–'
 export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: readonly SummaryColumn[] }) {
   if (runs.length === 0) return null;
   return (
-    <div className="inspector-scroll">
+    // Focusable: at 390 px the table scrolls inside this box, and a keyboard must be able to scroll it (axe).
+    <div className="inspector-scroll" role="region" aria-label="Runs side by side" tabIndex={0}>
       <table className="runs-summary">
         <caption className="sr-only">The runs compared</caption>
         <thead>

@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import type { VisionAnswer, VisionGroupSample, VisionInspector } from '@/lib/train/vision-inspector';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
+import { TokenTermsDisclosure } from '../shell/TokenTermsView';
 import { ScenePicture, type OverlayMode } from './ScenePicture';
 import { askedCell, describeAttention, pictureName, place, spelled } from './scene-text';
 
@@ -151,7 +152,7 @@ export function VisionViewer({ samples }: { samples: VisionStep[] }) {
   const id = useId();
   const { entry, choose } = useChosenSample(samples);
   if (!entry) return <p className="inspector-empty">Train for a step to see the pictures and the policy&apos;s answers.</p>;
-  const { phase, groups } = entry.data;
+  const { phase, groups, tokenView } = entry.data;
   const answers = groups.flatMap((g) => g.answers);
   const right = answers.filter((a) => a.correct).length;
   return (
@@ -172,6 +173,12 @@ export function VisionViewer({ samples }: { samples: VisionStep[] }) {
         <AttentionView groups={groups} id={id} />
       ) : (
         <p className="inspector-legend">This run&apos;s policy sees no picture (text_only), so there is no attention over one to show.</p>
+      )}
+      {phase === 'grpo' && (
+        <TokenTermsDisclosure
+          terms={tokenView?.terms}
+          completions={(tokenView?.questions ?? []).map((q, i) => ({ label: `${q} → ${shown(tokenView!.tokens[i].join(''))}`, tokens: tokenView!.tokens[i] }))}
+        />
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 // GRPO (TRL GRPOTrainer): group-relative advantages and the clipped surrogate loss.
 import * as tf from '@tensorflow/tfjs';
 
+import { grpoTokenTerms, type GrpoTokenTerms } from './grpo-token-terms';
 import { asFloat, maskedTokenMean, stopGradient } from './ops';
 
 import { GRPO_LOSS_TYPES, IMPORTANCE_SAMPLING_LEVELS, SCALE_REWARDS, type GrpoLossType, type ImportanceSamplingLevel, type ScaleRewards } from './choices';
@@ -107,6 +108,8 @@ export interface GrpoLossArgs {
   maxCompletionLength?: number;
   /** dapo's denominator: active tokens in the whole generation batch (gradient accumulation); defaults to Σ mask. */
   numItemsInBatch?: number;
+  /** Also return the per-token terms the loss was built from (for the labs' token view). */
+  withTerms?: boolean;
 }
 
 export type GrpoMetrics = {
@@ -120,7 +123,7 @@ export type GrpoMetrics = {
 };
 
 /** Resolved GRPO hyper-parameters with TRL v1's defaults, validated. */
-export function grpoConfig(a: Omit<GrpoLossArgs, 'logps' | 'oldLogps' | 'refLogps' | 'advantages' | 'mask'>) {
+export function grpoConfig(a: Omit<GrpoLossArgs, 'logps' | 'oldLogps' | 'refLogps' | 'advantages' | 'mask' | 'withTerms'>) {
   const lossType = a.lossType ?? 'dapo';
   const level = a.importanceSamplingLevel ?? 'token';
   const beta = a.beta ?? 0;
@@ -157,9 +160,9 @@ function checkSame(name: string, t: tf.Tensor | undefined, shape: number[]): voi
  * TRL's GRPO loss: −min(w·A, clip(w, 1−ε, 1+ε_high)·A) + β·KL per token, aggregated by lossType,
  * where w is exp(lp − old) per token, or exp of the masked mean token log-ratio per sequence (GSPO).
  * Inside optimizer.minimize / tf.variableGrads only the returned loss survives the tape's tidy:
- * tf.keep() the metric tensors you want to log, and dispose them after reading.
+ * tf.keep() the metric tensors (and `terms`, with withTerms) you want to read, and dispose them after reading.
  */
-export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMetrics } {
+export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMetrics; terms?: GrpoTokenTerms } {
   const { logps, oldLogps, refLogps, advantages, mask, entropies } = args;
   const cfg = grpoConfig(args);
   if (logps.rank !== 2) throw new Error(`logps must be [B, T], got [${logps.shape}]`);
@@ -174,21 +177,10 @@ export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMe
     const m = asFloat(mask); // [B, T]
     const A = tf.reshape(advantages, [B, 1]);
     const old = oldLogps ?? stopGradient(logps);
-    // Zeroing padded log-ratios keeps exp finite there; those tokens are masked out anyway.
-    const logRatio = tf.mul(tf.sub(logps, old), m); // [B, T]
-    const logW =
-      cfg.level === 'token'
-        ? logRatio
-        : tf.div(tf.sum(logRatio, -1, true), tf.maximum(tf.sum(m, -1, true), 1)); // [B, 1]
-    const coef1 = tf.exp(logW);
-    const coef2 = tf.clipByValue(coef1, 1 - cfg.epsilon, 1 + cfg.epsilonHigh);
-    let perToken = tf.neg(tf.minimum(tf.mul(coef1, A), tf.mul(coef2, A))); // [B, T] or [B, 1]
-    let kl: tf.Tensor | undefined;
-    if (cfg.beta !== 0) {
-      const d = tf.mul(tf.sub(refLogps as tf.Tensor2D, logps), m); // ref − lp, [B, T]
-      kl = tf.sub(tf.sub(tf.exp(d), d), 1);
-      perToken = tf.add(perToken, tf.mul(kl, cfg.beta));
-    }
+    const terms = grpoTokenTerms({
+      logps, oldLogps: old, refLogps, advantages: A, mask: m, level: cfg.level, beta: cfg.beta, epsilon: cfg.epsilon, epsilonHigh: cfg.epsilonHigh,
+    });
+    const { logRatio, ratio: coef1, clippedLow: low, clippedHigh: high, kl, perToken } = terms;
     const masked = tf.mul(perToken, m); // [B, T]
     let loss: tf.Tensor;
     if (cfg.lossType === 'grpo') {
@@ -203,8 +195,6 @@ export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMe
     // TRL's masked_batch_mean: per sequence when the ratio is [B, 1], per token otherwise.
     const batchMean = (x: tf.Tensor): tf.Scalar =>
       cfg.level === 'sequence' ? (tf.mean(x) as tf.Scalar) : maskedTokenMean(x, m);
-    const low = tf.logicalAnd(tf.less(coef1, 1 - cfg.epsilon), tf.less(A, 0));
-    const high = tf.logicalAnd(tf.greater(coef1, 1 + cfg.epsilonHigh), tf.greater(A, 0));
     const metrics: GrpoMetrics = {
       'clip_ratio/low_mean': batchMean(tf.cast(low, 'float32')),
       'clip_ratio/high_mean': batchMean(tf.cast(high, 'float32')),
@@ -214,6 +204,6 @@ export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMe
     if (entropies) metrics.entropy = maskedTokenMean(entropies, m);
     // Per token at either level; exp of the masked log-ratio, so padding can never overflow into Inf · 0 = NaN.
     if (oldLogps) metrics['policy/ratio_mean'] = maskedTokenMean(cfg.level === 'token' ? coef1 : tf.exp(logRatio), m);
-    return { loss: loss as tf.Scalar, metrics };
+    return { loss: loss as tf.Scalar, metrics, ...(args.withTerms ? { terms } : {}) };
   });
 }

@@ -28,6 +28,7 @@ import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
 import type { SftSource } from './sft-trainer';
+import type { StepTokenTerms } from './token-terms';
 import type { TrainerExtras } from './trainer';
 
 export type AgentConfig = ConfigOf<typeof agentSchema>;
@@ -69,6 +70,8 @@ export interface AgentSamples {
   toolAfterVerdict: boolean;
   numGenerations: number;
   episodes: AgentEpisode[];
+  /** The latest step's token view: a few episodes of this batch (rows index `episodes`), token by token. */
+  tokenTerms: StepTokenTerms | null;
 }
 
 export interface AgentTrainer extends LmTrainer<typeof agentSchema, AgentSamples> {
@@ -279,6 +282,7 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
             usedMemory: used[i],
           };
         }),
+        tokenTerms: null,
       },
     };
   }
@@ -286,10 +290,16 @@ export function createAgentTrainer(model: TinyLM, task: AgentTask, overrides: Pa
   const stepper = createGrpoStepper(model, updateConfigOf(config), generateBatch, root.fork('agent-shuffle'));
 
   const trainStep = (keep: Keep): Promise<Metrics> =>
-    stepper.trainStep(keep, ({ samples, advantages }) => {
-      samples.episodes.forEach((e, i) => (e.advantage = advantages[i]));
-      lastSamples = samples;
-    });
+    stepper.trainStep(
+      keep,
+      ({ samples, advantages }) => {
+        samples.episodes.forEach((e, i) => (e.advantage = advantages[i]));
+        lastSamples = samples;
+      },
+      (tokenTerms) => {
+        if (lastSamples) lastSamples = { ...lastSamples, tokenTerms };
+      },
+    );
 
   return {
     config,

@@ -17,6 +17,7 @@ import { completionMetrics, mean, type NamedReward, resolveOnPolicyConfig, rewar
 import type { StepTimer } from './optim';
 import type { Metrics } from './run';
 import { inTensorScope, type Keep } from './scope';
+import type { StepTokenTerms } from './token-terms';
 import type { TrainerExtras } from './trainer';
 
 export type GrpoConfig = ConfigOf<typeof grpoSchema>;
@@ -33,6 +34,8 @@ export interface GrpoSamples {
     answer: string;
     completions: { text: string; tokens: string[]; mask: number[]; rewards: number[]; total: number; advantage: number }[];
   }[];
+  /** The latest step's token view: a few completions of this batch (rows in groups order), token by token. */
+  tokenTerms: StepTokenTerms | null;
 }
 
 export interface GrpoTrainer extends LmTrainer<typeof grpoSchema, GrpoSamples> {
@@ -128,6 +131,7 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
         answer: group[0].problem.answer,
         completions: group.map((r) => ({ text: r.text, tokens: r.completion.map((id) => tok.decode([id], { raw: true })), mask: r.mask, rewards: r.rewards, total: total(r), advantage: 0 })),
       })),
+      tokenTerms: null,
     };
     return {
       batch: {
@@ -146,13 +150,19 @@ export function createGrpoTrainer(model: TinyLM, task: PromptTask, overrides: Pa
 
   const stepper = createGrpoStepper(model, updateConfigOf(config), generateBatch, root.fork('grpo-shuffle'));
 
-  // The inspector shows each generation batch with the advantages the updates use.
+  // The inspector shows each generation batch with the advantages the updates use, and each step's token terms.
   const trainStep = (keep: Keep): Promise<Metrics> =>
-    stepper.trainStep(keep, ({ samples, advantages }) => {
-      let i = 0;
-      for (const group of samples.groups) for (const c of group.completions) c.advantage = advantages[i++];
-      lastSamples = samples;
-    });
+    stepper.trainStep(
+      keep,
+      ({ samples, advantages }) => {
+        let i = 0;
+        for (const group of samples.groups) for (const c of group.completions) c.advantage = advantages[i++];
+        lastSamples = samples;
+      },
+      (tokenTerms) => {
+        if (lastSamples) lastSamples = { ...lastSamples, tokenTerms };
+      },
+    );
 
   return {
     config,

@@ -23,6 +23,7 @@ import type { grpoSchema } from './grpo-config';
 import { completionBatch, completionLogits, readScalars } from './lm-batch';
 import { adam, optimizerStep, StepTimer } from './optim';
 import type { Keep } from './scope';
+import { keepTokenTerms, pickTokenRows, readTokenTerms, type StepTokenTerms } from './token-terms';
 
 export type GrpoUpdateConfig = Pick<
   ConfigOf<typeof grpoSchema>,
@@ -58,6 +59,8 @@ export interface StepResult<S> {
   metrics: Record<string, number>;
   /** On the steps that generated: the new batch's samples with each completion's advantage. */
   generated: { samples: S; advantages: Float32Array } | null;
+  /** When asked for: a few of the slice's completions, token by token, as this step's loss saw them. */
+  tokenTerms: StepTokenTerms | null;
 }
 
 /** A generation batch prepared for its updates; its tensors outlive the step that made them. */
@@ -66,6 +69,8 @@ interface Buffer<S> {
   targets: tf.Tensor2D;
   mask: tf.Tensor2D;
   advantages: tf.Tensor1D;
+  /** The same advantages, read back: the token view picks rows by their sign. */
+  advantageValues: Float32Array;
   oldLogps?: tf.Tensor2D;
   refLogps?: tf.Tensor2D;
   observationMask?: tf.Tensor2D;
@@ -79,9 +84,14 @@ interface Buffer<S> {
 export interface GrpoStepper<S> {
   /**
    * One optimizer step, generating a new batch first when the last one is used up, timed: its metrics with the
-   * phases' `timing/*`; `onGenerated` sees each new batch with its advantages.
+   * phases' `timing/*`; `onGenerated` sees each new batch with its advantages; `onTokenTerms` (when given) the step's
+   * token terms for a few completions of its slice, after onGenerated.
    */
-  trainStep(keep: Keep, onGenerated: (generated: NonNullable<StepResult<S>['generated']>) => void): Promise<Record<string, number>>;
+  trainStep(
+    keep: Keep,
+    onGenerated: (generated: NonNullable<StepResult<S>['generated']>) => void,
+    onTokenTerms?: (terms: StepTokenTerms) => void,
+  ): Promise<Record<string, number>>;
   dispose(): void;
 }
 
@@ -149,6 +159,7 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
       targets: tf.keep(batch.targets),
       mask: tf.keep(batch.mask),
       advantages: tf.keep(adv.advantages),
+      advantageValues: advantages,
       oldLogps: oldLogps && tf.keep(oldLogps),
       refLogps: refLogps && tf.keep(refLogps),
       observationMask: observationMask && tf.keep(observationMask),
@@ -161,7 +172,7 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
     return { advantages, metrics: buffer.metrics };
   }
 
-  async function step(keep: Keep, timer: StepTimer): Promise<StepResult<S>> {
+  async function step(keep: Keep, timer: StepTimer, withTerms: boolean): Promise<StepResult<S>> {
     let generated: StepResult<S>['generated'] = null;
     try {
       if (!buffer || buffer.stepsDone >= stepsPerBatch) {
@@ -181,14 +192,21 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
       const refLogps = b.refLogps && pick(b.refLogps);
       const obsMask = b.observationMask && pick(b.observationMask);
       const logged: Record<string, tf.Tensor> = {};
+      const termRows = withTerms ? pickTokenRows(rows, b.advantageValues) : [];
+      let keptTerms: ReturnType<typeof keepTokenTerms> | null = null;
       const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
         const { logps, entropy } = completionLogprobsAndEntropy(completionLogits(model, slice), slice.targets, config.temperature);
-        const { loss, metrics } = grpoLoss({
+        const { loss, metrics, terms } = grpoLoss({
           logps, oldLogps, refLogps, advantages, mask: slice.mask, entropies: entropy,
           lossType: config.loss_type, importanceSamplingLevel: config.importance_sampling_level,
           beta: config.beta, epsilon: config.epsilon, epsilonHigh: config.epsilon_high,
-          maxCompletionLength: config.max_completion_length,
+          maxCompletionLength: config.max_completion_length, withTerms,
         });
+        // The view's numbers are this forward's own terms, not a second computation.
+        if (terms) {
+          const positions = termRows.map((r) => rows.indexOf(r));
+          keptTerms = keepTokenTerms(terms, { mask: slice.mask, advantages }, positions, { lossType: config.loss_type, maxCompletionLength: config.max_completion_length }, keep);
+        }
         logged.loss = keep(tf.clone(loss));
         for (const [name, value] of Object.entries(metrics)) if (value) logged[name] = keep(value);
         // How likely the policy finds the environment's tokens: it rises only if the loss trains on them.
@@ -197,7 +215,13 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
       }, timer);
       b.stepsDone += 1;
       const metrics = await readScalars({ ...logged, grad_norm: gradNorm });
-      return { metrics: { ...b.metrics, ...metrics }, generated };
+      const tokenTerms = keptTerms
+        ? await readTokenTerms(keptTerms, termRows, {
+            lossType: config.loss_type, level: config.importance_sampling_level, beta: config.beta,
+            epsilon: config.epsilon, epsilonHigh: config.epsilon_high, update: b.stepsDone, updates: stepsPerBatch,
+          })
+        : null;
+      return { metrics: { ...b.metrics, ...metrics }, generated, tokenTerms };
     } catch (error) {
       release(); // a half-used batch is not trusted: the next step generates afresh
       throw error;
@@ -205,10 +229,11 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
   }
 
   return {
-    async trainStep(keep, onGenerated) {
+    async trainStep(keep, onGenerated, onTokenTerms) {
       const timer = new StepTimer();
-      const { metrics, generated } = await step(keep, timer);
+      const { metrics, generated, tokenTerms } = await step(keep, timer, onTokenTerms !== undefined);
       if (generated) onGenerated(generated);
+      if (tokenTerms) onTokenTerms?.(tokenTerms);
       return { ...metrics, ...timer.metrics() };
     },
     dispose() {

@@ -6,6 +6,7 @@
 // A scene is the task's description of a picture, so its types live with the task (lib/tasks/vision.ts), which sits
 // below the trainers and may not import from here. Re-exported: the lab still reads the whole contract from this file.
 import type { VisionScene } from '@/lib/tasks/vision';
+import type { StepTokenTerms } from './token-terms';
 
 export type { VisionColour, VisionScene, VisionShape } from '@/lib/tasks/vision';
 
@@ -23,4 +24,6 @@ export interface VisionGroupSample {
 export interface VisionInspector {
   phase: 'sft' | 'grpo';
   groups: VisionGroupSample[];      // the latest step's groups (a few, not hundreds)
+  /** GRPO steps: a few answers of the step's slice token by token (lib/train/token-terms.ts); null in the SFT phase. */
+  tokenView?: { terms: StepTokenTerms; questions: string[]; tokens: string[][] } | null;
 }

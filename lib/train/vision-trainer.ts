@@ -65,6 +65,8 @@ interface LastStep {
   problems: VisionProblem[];
   /** Per problem: its answers as sampled (GRPO), or none yet (SFT: the inspector answers greedily). */
   answers: { completion: string; reward: number; correct: boolean }[][] | null;
+  /** GRPO: the step's token view, its rows' questions and answer tokens. */
+  tokenView: NonNullable<VisionInspector['tokenView']> | null;
 }
 
 export function createVisionTrainer(model: VisionLM, overrides: Record<string, unknown> = {}): Omit<VisionTrainer, 'save'> {
@@ -89,6 +91,8 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
   let step = 0;
   let numTokens = 0;
   let last: LastStep | null = null;
+  /** The generation batch's questions and answer tokens, by row: the token view labels its rows from them. */
+  let batchRows: { questions: string[]; tokens: string[][] } | null = null;
   let phaseListener: ((phase: string) => void) | null = null;
 
   const picturesOf = (problems: VisionProblem[]) => visionPictures(task, problems, config.use_image);
@@ -103,7 +107,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
     slot.set(picturesOf(problems));
     const scalars = sftStep(policy, sftOptimizer, ref, { pad: tok.pad, maxGradNorm: config.max_grad_norm, keep, timer }); // its entropy, not logged here, ends with the scope
     numTokens += tokensRead(problems.length, ref.completions.reduce((s, c) => s + c.length, 0));
-    last = { phase: 'sft', problems: problems.slice(0, INSPECTED_GROUPS), answers: null };
+    last = { phase: 'sft', problems: problems.slice(0, INSPECTED_GROUPS), answers: null, tokenView: null };
     return { ...(await readScalars({ 'sft/loss': scalars.loss, 'sft/mean_token_accuracy': scalars.meanTokenAccuracy, 'sft/grad_norm': scalars.gradNorm })), phase: 0, num_tokens: numTokens, ...timer.metrics() };
   }
 
@@ -122,7 +126,9 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
       phase: 'grpo',
       problems: base.slice(0, INSPECTED_GROUPS),
       answers: base.slice(0, INSPECTED_GROUPS).map((_, g) => Array.from({ length: G }, (_, j) => ({ completion: said[g * G + j], reward: rewards[g * G + j], correct: rewards[g * G + j] === 1 }))),
+      tokenView: null,
     };
+    batchRows = { questions: problems.map((p) => p.question), tokens: gen.completions.map((c) => c.map((id) => tok.decode([id], { raw: true }))) };
     return {
       batch: { prompts, completions: gen.completions, lossMask: gen.completionMask, rewardsPerFunc: rewards.map((r) => [r]), rewardWeights: [1], pad: tok.pad },
       metrics: { 'completions/mean_length': mean(gen.lengths) },
@@ -135,7 +141,12 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
       phaseListener?.(`GRPO: ${G} answers per picture, rewarded when right`);
       grpo = createGrpoStepper(policy, updateConfigOf({ ...config, max_completion_length: M }), generateGroups, root.fork('vision-shuffle'));
     }
-    const metrics = await grpo.trainStep(keep, () => undefined);
+    const metrics = await grpo.trainStep(keep, () => undefined, (terms) => {
+      if (last && batchRows) {
+        const rows = terms.rows.map((r) => r.row);
+        last.tokenView = { terms, questions: rows.map((r) => batchRows!.questions[r]), tokens: rows.map((r) => batchRows!.tokens[r]) };
+      }
+    });
     return { ...metrics, phase: 1, num_tokens: numTokens };
   }
 
@@ -178,7 +189,7 @@ export function createVisionTrainer(model: VisionLM, overrides: Record<string, u
       attention: attention ? attention[b] : null,
       patchGrid: task.patchGrid,
     }));
-    return { phase, groups };
+    return { phase, groups, tokenView: last.tokenView };
   }
 
   return {

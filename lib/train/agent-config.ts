@@ -60,7 +60,7 @@ export const agentSchema = {
   train_on_tool_results: { kind: 'boolean', default: false, reason: 'The masking bug, off: the loss sees only the policy’s own tokens (TRL masks tool results out).' },
   init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason: 'Start from the task’s tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).' },
   max_grad_norm: grpoSchema.max_grad_norm,
-  max_steps: { ...grpoSchema.max_steps, default: 60, reason: 'About 15 s in a browser without a GPU (12 s measured on two CPU cores); the default run has learned by step 10.' },
+  max_steps: { ...grpoSchema.max_steps, default: 60, reason: 'The default run has learned by step 10; the lab card gives its measured time in a browser (npm run record:browser-times).' },
   eval_steps: { ...grpoSchema.eval_steps, default: 5, reason: 'The agent learns within ten steps from the SFT checkpoint: evaluate often enough to see it.' },
   eval_samples: grpoSchema.eval_samples,
   seed: grpoSchema.seed,

@@ -22,7 +22,7 @@ export const selfImproveSchema = {
   learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'As the SFT lab: a tiny model from scratch tolerates a large step.' },
   per_device_train_batch_size: { kind: 'number', default: 32, min: 1, max: 512, integer: true, reason: 'As the SFT lab.' },
   max_grad_norm: { kind: 'number', default: 1, min: 0, max: 1000, exclusiveMin: true, reason: 'TRL’s default: clip the global gradient norm at 1.' },
-  max_steps: { kind: 'number', default: 6, min: 1, max: 100, integer: true, reason: 'Rounds, round 0 included: the demonstrations, then 5 rounds at 3 digits, within about 3 minutes of one core.' },
+  max_steps: { kind: 'number', default: 6, min: 1, max: 100, integer: true, reason: 'Rounds, round 0 included: the demonstrations, then 5 rounds at 3 digits. The lab card gives the measured time of the whole run in a browser (npm run record:browser-times).' },
   eval_steps: { kind: 'number', default: 1, min: 0, max: 100, integer: true, reason: 'Held-out accuracy at every difficulty after every round.' },
   eval_samples: { kind: 'number', default: 200, min: 10, max: 2000, integer: true, reason: '200 held-out problems per difficulty (fewer for 1-column sums, which have only a few dozen held out): accuracy to about ±3 points.' },
   seed: { kind: 'number', default: 0, min: 0, max: 2 ** 31 - 1, integer: true, reason: 'Same seed, same run, on one backend.' },

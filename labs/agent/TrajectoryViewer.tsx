@@ -5,6 +5,7 @@ import { CALCULATOR_ERROR } from '@/lib/tasks/environment';
 import type { AgentEpisode, AgentSamples } from '@/lib/train/agent-trainer';
 import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
+import { TokenTermsDisclosure } from '../shell/TokenTermsView';
 import type { StepSample } from '../shell/useLabWorker';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
@@ -179,6 +180,10 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
           </tbody>
         </table>
       </div>
+      <TokenTermsDisclosure
+        terms={data.tokenTerms}
+        completions={(data.tokenTerms?.rows ?? []).map(({ row }) => ({ label: `${data.episodes[row]?.prompt ?? '?'} (episode ${(row % G) + 1})`, tokens: data.episodes[row]?.tokens ?? [] }))}
+      />
     </div>
   );
 }

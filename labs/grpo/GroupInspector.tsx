@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
+import { TokenTermsDisclosure } from '../shell/TokenTermsView';
 import type { StepSample } from '../shell/useLabWorker';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
@@ -15,6 +16,16 @@ function Token({ text, counted }: { text: string; counted: boolean }) {
       {shown}
     </span>
   );
+}
+
+/** The token view's rows are rows of the generation batch: group r / G, completion r mod G. */
+function tokenViewCompletions(data: StepSample<'grpo'>['data']) {
+  const G = data.groups[0]?.completions.length ?? 1;
+  return (data.tokenTerms?.rows ?? []).map(({ row }) => {
+    const group = data.groups[Math.floor(row / G)];
+    const c = group?.completions[row % G];
+    return { label: `${group?.prompt ?? '?'} → ${c?.text ?? '?'} (#${(row % G) + 1})`, tokens: c?.tokens ?? [] };
+  });
 }
 
 /** Pick a step and a prompt; see its G completions with each reward, the group's mean and std, and the advantages. */
@@ -77,6 +88,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
         Grey tokens come after the end of the completion and are excluded from the loss. Advantages are the trainer&apos;s own, under the
         run&apos;s scale_rewards; with &apos;group&apos; they are (total − mean) / (std + 1e-4).
       </p>
+      <TokenTermsDisclosure terms={data.tokenTerms} completions={tokenViewCompletions(data)} />
     </div>
   );
 }

@@ -77,7 +77,7 @@ export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets
         run.state === 'done' ? (
           <VerdictBox key={claim.id} claim={claim} lab={lab} run={run} pick={committed!.picks[claim.id]} shipped={asShipped(schema, presets, run.preset, run.settings)} />
         ) : live ? (
-          <p key={claim.id} className="lab-notice">
+          <p key={claim.id} className="lab-predict-note">
             {committed!.picks[claim.id] ? `Your prediction for this run: ${claim.prediction.question} ${labelOf(claim.prediction, committed!.picks[claim.id])}. The verdict comes when it finishes.` : null}
           </p>
         ) : null,
@@ -105,7 +105,7 @@ function Question({ claim, pick, onPick }: { claim: Asked; pick: string | undefi
           </label>
         ))}
       </div>
-      <p className="lab-notice">Train does not wait for an answer; after the run the lab grades this claim on it.</p>
+      <p className="lab-predict-note">Train does not wait for an answer; after the run the lab grades this claim on it.</p>
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { labSettled } from './boot';
 import { writeReward } from './reward-editor';
 
 /** A reader's reward function, dataset and sweep in the labs (labs/shell/RewardPanel, DatasetPanel, SweepPanel). */
@@ -132,6 +133,8 @@ test.describe('sweeps', () => {
       await expect(page.getByRole('region', { name: 'Sweep' })).toBeVisible();
     }
     await page.goto('/labs/grpo/?max_steps=2&eval_steps=2&eval_samples=20');
+    // The lab live and its link read, as in the other lab specs: what a reader does before then is deferred-boot.spec's.
+    await labSettled(page);
     const sweep = page.getByRole('region', { name: 'Sweep' });
     await sweep.getByLabel('First field to sweep').selectOption('learning_rate');
     await sweep.getByLabel('Values of the first field').fill('1e-4, 1e-3');

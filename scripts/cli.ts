@@ -16,6 +16,14 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
+/** A comma-separated list of names from `known` (all of them when the flag is absent); an unknown one is a UsageError. */
+export function namesFlag(flag: string, text: string | undefined, known: readonly string[]): string[] {
+  const chosen = text ? text.split(',').map((s) => s.trim()) : [...known];
+  const unknown = chosen.find((name) => !known.includes(name));
+  if (unknown !== undefined) throw new UsageError(`${flag}: unknown ${JSON.stringify(unknown)} (known: ${known.join(', ')})`);
+  return chosen;
+}
+
 /** A flag's decimal integer ≥ min, or undefined when the flag is absent. */
 export function integerFlag(flag: string, text: string | undefined, min = 0): number | undefined {
   if (text === undefined) return undefined;

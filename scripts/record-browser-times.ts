@@ -18,7 +18,7 @@ import { labs } from '@/content/labs';
 import { labTimesSchema, type BrowserTimes } from '@/content/recorded-runs';
 import { errorMessage } from '@/lib/errors';
 import { chromiumArgs, findChromium } from './chromium.mjs';
-import { parseFlags, UsageError } from './cli';
+import { namesFlag, parseFlags, UsageError } from './cli';
 
 const USAGE = 'usage: npm run record:browser-times -- [--labs slug,slug] [--out-dir content]';
 const PORT = Number(process.env.RECORD_PORT ?? 4188);
@@ -44,9 +44,7 @@ async function serve(): Promise<() => void> {
 async function main(argv: string[]) {
   const { values } = parseFlags(argv, { labs: { type: 'string' }, 'out-dir': { type: 'string', default: 'content' }, help: { type: 'boolean', short: 'h' } }, USAGE);
   if (values.help) return console.log(USAGE);
-  const chosen = values.labs ? values.labs.split(',').map((s) => s.trim()) : labs.map((l) => l.slug);
-  const unknown = chosen.find((slug) => !labs.some((l) => l.slug === slug));
-  if (unknown !== undefined) throw new UsageError(`unknown lab ${JSON.stringify(unknown)} (known: ${labs.map((l) => l.slug).join(', ')})`);
+  const chosen = namesFlag('--labs', values.labs, labs.map((l) => l.slug));
   const timesFile = path.join(values['out-dir']!, 'lab-times.json');
   const times = labTimesSchema.parse(JSON.parse(fs.readFileSync(timesFile, 'utf8')));
   const executablePath = findChromium();

@@ -24,7 +24,7 @@ import { TrainingRun, type LogLine } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
 import { errorMessage } from '@/lib/errors';
 import type { HomeRun, LabTime, LabTimes } from '@/content/recorded-runs';
-import { parseFlags, UsageError } from './cli';
+import { namesFlag, parseFlags, UsageError } from './cli';
 
 const USAGE = 'usage: npm run record:runs -- [--labs slug,slug] [--out-dir content]';
 const HOME_LAB = 'grpo';
@@ -106,9 +106,7 @@ async function recordLab(slug: string) {
 async function main(argv: string[]) {
   const { values } = parseFlags(argv, { labs: { type: 'string' }, 'out-dir': { type: 'string', default: 'content' }, help: { type: 'boolean', short: 'h' } }, USAGE);
   if (values.help) return console.log(USAGE);
-  const chosen = values.labs ? values.labs.split(',').map((s) => s.trim()) : labs.map((l) => l.slug);
-  const unknown = chosen.find((slug) => !labs.some((l) => l.slug === slug));
-  if (unknown !== undefined) throw new UsageError(`unknown lab ${JSON.stringify(unknown)} (known: ${labs.map((l) => l.slug).join(', ')})`);
+  const chosen = namesFlag('--labs', values.labs, labs.map((l) => l.slug));
   const outDir = values['out-dir']!;
   const machine = { cpu: os.cpus()[0]?.model.trim() ?? 'unknown', cores: os.cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`, tfjs: tf.version.tfjs };
   const recorded = new Date().toISOString();

@@ -7,6 +7,7 @@ import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { TokenTermsDisclosure } from '../shell/TokenTermsView';
 import type { StepSample } from '../shell/useLabWorker';
+import { ScrollBox } from '../shell/ScrollBox';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 const shown = (t: string) => (t === '<eos>' ? '⏎' : t === ' ' ? '␣' : t);
@@ -116,7 +117,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
         · <span className="tok tok-observation tok-wrong">?</span> after ⏎: the verdict, wrong, one more try · ⏎ end of a turn
         {data.toolAfterVerdict ? ' · the calculator answers only after the verdict: a first try is from memory' : null}
       </p>
-      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Episodes of this step (scrolls sideways)">
+      <ScrollBox label="Episodes of this step">
         <table className="inspector-table">
           <thead>
             <tr>
@@ -179,7 +180,7 @@ export function TrajectoryViewer({ samples }: { samples: StepSample<'agent'>[] }
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <TokenTermsDisclosure
         terms={data.tokenTerms}
         completions={(data.tokenTerms?.rows ?? []).map(({ row }) => ({ label: `${data.episodes[row]?.prompt ?? '?'} (episode ${(row % G) + 1})`, tokens: data.episodes[row]?.tokens ?? [] }))}

@@ -5,6 +5,7 @@ import { SignedCell } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { createCharTokenizer } from '@/lib/tasks/tokenizer';
 import type { StepSample } from '../shell/useLabWorker';
+import { ScrollBox } from '../shell/ScrollBox';
 
 const tokenizer = createCharTokenizer();
 const fmt = (v: number) => v.toFixed(3);
@@ -24,7 +25,7 @@ export function PairInspector({ samples }: { samples: StepSample<'dpo'>[] }) {
       <p className="inspector-summary">
         {batch.length} pairs in this batch; the implicit reward prefers the rejected completion in <strong>{ordered}</strong> of them.
       </p>
-      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Preference pairs of this step (scrolls sideways)">
+      <ScrollBox label="Preference pairs of this step">
         <table className="inspector-table">
           <thead>
             <tr>
@@ -53,7 +54,7 @@ export function PairInspector({ samples }: { samples: StepSample<'dpo'>[] }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <p className="inspector-legend">
         Implicit reward = β·(log π_θ − log π_ref) of the whole completion; DPO widens the margin. Watch both rewards: if the chosen one
         falls too, the model is making correct answers less likely while pushing wrong ones down faster.

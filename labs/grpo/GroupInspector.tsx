@@ -5,6 +5,7 @@ import { RewardCells, RewardHeaders } from '../shell/SignedCell';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import { TokenTermsDisclosure } from '../shell/TokenTermsView';
 import type { StepSample } from '../shell/useLabWorker';
+import { ScrollBox } from '../shell/ScrollBox';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
 
@@ -58,7 +59,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
         Group of {group.completions.length}: mean reward <strong>{fmt(mean)}</strong>, std <strong>{fmt(std)}</strong>
         {std < 1e-6 ? ' — every completion scored the same, so every advantage is 0: this group teaches nothing.' : '.'}
       </p>
-      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Completions of this group (scrolls sideways)">
+      <ScrollBox label="Completions of this group">
         <table className="inspector-table">
           <thead>
             <tr>
@@ -83,7 +84,7 @@ export function GroupInspector({ samples }: { samples: StepSample<'grpo'>[] }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <p className="inspector-legend">
         Grey tokens come after the end of the completion and are excluded from the loss. Advantages are the trainer&apos;s own, under the
         run&apos;s scale_rewards; with &apos;group&apos; they are (total − mean) / (std + 1e-4).

@@ -3,6 +3,7 @@
 import { useId } from 'react';
 import { useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
+import { ScrollBox } from '../shell/ScrollBox';
 
 /** One decimal, as chapter 10 quotes these accuracies (9.5% after round 0): a whole percent would say 10%. */
 export const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -37,7 +38,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
         Round {round.round} {round.round === 0 ? `fine-tuned on the human-written demonstrations (up to ${round.demonstrationDigits} digits).` : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
         The target is {round.targetDigits} digits, which no demonstration has.
       </p>
-      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Held-out accuracy by round and difficulty (scrolls sideways)">
+      <ScrollBox label="Held-out accuracy by round and difficulty">
         <table className="inspector-table" aria-label="Held-out accuracy by round and difficulty">
           <thead>
             <tr>
@@ -63,14 +64,14 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       {round.samples.length > 0 && (
         <>
           <p className="inspector-summary">
             First {round.samples.length} samples of this round: {kept.length} kept
             {round.filter === 'verifier' ? '.' : `, ${wrongKept} of them wrong: a verifier would have rejected ${wrongKept === 1 ? 'it' : 'them'}.`}
           </p>
-          <div className="inspector-scroll" tabIndex={0} role="group" aria-label="Samples of the round (scrolls sideways)">
+          <ScrollBox label="Samples of the round">
             <table className="inspector-table" aria-label="Samples of the round">
               <thead>
                 <tr>
@@ -95,7 +96,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </>
       )}
       <p className="inspector-legend">

@@ -9,6 +9,7 @@ import { configProblem, resolve } from '@/lib/train/config';
 import { TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import { EXPORT_CHAPTER_LINK } from './exportLink';
 import type { Settings } from '@/ui/settings';
+import { ScrollBox } from './ScrollBox';
 
 const STATUS = { copied: 'copied', changed: 'changed', none: 'no counterpart' } as const;
 
@@ -90,7 +91,7 @@ export default function ExportDialog({
             Every setting of this lab, and what it becomes in TRL. “Changed” means the lab’s value suits only its tiny model: the script uses one right for{' '}
             {model} and names the lab’s in a comment.
           </p>
-          <div className="inspector-scroll" tabIndex={0} role="group" aria-label="What carries over to TRL (scrolls sideways)">
+          <ScrollBox label="What carries over to TRL">
             <table className="runs-summary" aria-label="What carries over to TRL">
               <thead>
                 <tr>
@@ -116,7 +117,7 @@ export default function ExportDialog({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </>
       )}
       <div className="lab-runs-actions">

@@ -53,7 +53,12 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   const savedRuns = useSavedRuns(trainer, schema, setNotices);
   // Under an assignment no comparison is offered: its presets would change the settings the instructor locked.
   const comparisons = assignment.assignment ? NO_COMPARISONS : (definition.comparisons ?? NO_COMPARISONS);
-  const runs = useLabRuns({ trainer, schema, presets, lab, linked, savedRuns, comparisons, prepareExtras: extras.prepare });
+  // A run trained to its last step counts on the learning path (/path/), with its preset; a sweep's or a comparison's
+  // runs count too, each with its own.
+  const runs = useLabRuns({
+    trainer, schema, presets, lab, linked, savedRuns, comparisons, prepareExtras: extras.prepare,
+    onFinished: (finished) => progressActions().finishLab(definition.slug, finished),
+  });
   const { sweep, queue } = runs;
   const { status } = lab;
   const [evalName] = evalMetric;
@@ -83,12 +88,6 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       lab.restart();
     });
 
-  // A run trained to its last step counts on the learning path (/path/), with its preset; a sweep's or a comparison's
-  // runs count too, each with its own.
-  const finishedPreset = status.state === 'done' ? runs.run.preset : null;
-  useEffect(() => {
-    if (finishedPreset !== null) progressActions().finishLab(definition.slug, finishedPreset);
-  }, [finishedPreset, definition.slug]); // null while the next run trains, so each finished run records once
 
   // The reader's reward function goes into the export when the lab trains with it (not under an assignment).
   const { customReward } = extras;

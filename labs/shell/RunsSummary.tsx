@@ -3,6 +3,7 @@
 import type { LogLine } from '@/lib/train/run';
 import { formatValue } from './format';
 import type { ChartRun } from './MetricChart';
+import { ScrollBox } from './ScrollBox';
 
 /** A column of the runs table: a metric read from a run's history. */
 export interface SummaryColumn {
@@ -26,7 +27,7 @@ const fmt = (x: number | undefined, percent = false) => (x === undefined ? '–'
 export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: readonly SummaryColumn[] }) {
   if (runs.length === 0) return null;
   return (
-    <div className="inspector-scroll" tabIndex={0} role="group" aria-label="The runs compared (scrolls sideways)">
+    <ScrollBox label="The runs compared">
       <table className="runs-summary">
         <caption className="sr-only">The runs compared</caption>
         <thead>
@@ -58,6 +59,6 @@ export function RunsSummary({ runs, columns }: { runs: ChartRun[]; columns: read
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useId, useState } from 'react';
 import type { StepTokenTerms, TokenTermsRow } from '@/lib/train/token-terms';
+import { ScrollBox } from './ScrollBox';
 
 /** One recorded completion: a label for the picker and its tokens, aligned with the row's terms. */
 export interface TokenViewCompletion {
@@ -85,7 +86,7 @@ export function TokenTermsView({ terms, completions }: { terms: StepTokenTerms; 
           Sequence ratio s_i (GSPO, one per completion): <strong>{fixed(row.ratio[0])}</strong>, clipped: <strong>{clipText(row.clipped[0], terms)}</strong>.
         </p>
       )}
-      <div className="inspector-scroll" role="region" aria-label="Token terms" tabIndex={0}>
+      <ScrollBox label="Token terms">
         <table className="token-terms">
           <caption>The chosen completion&apos;s tokens, with the terms this step&apos;s loss computed for each</caption>
           <thead>
@@ -118,7 +119,7 @@ export function TokenTermsView({ terms, completions }: { terms: StepTokenTerms; 
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <p className="inspector-legend">
         ℓ = −min(ρ·Â, clip(ρ, 1 − ε, 1 + ε_high)·Â){row.kl ? ' + β·k3' : ''}. A clipped token gets no gradient: its ratio has already moved
         past the bound in the direction its advantage wants (<a href={`${CHAPTER}#what-the-clip-does`}>what the clip does</a>). The weight is

@@ -28,6 +28,7 @@ export function useLabRuns<N extends TrainerName>({
   savedRuns,
   comparisons,
   prepareExtras,
+  onFinished,
 }: {
   trainer: N;
   schema: Schema;
@@ -39,6 +40,8 @@ export function useLabRuns<N extends TrainerName>({
   comparisons: readonly LabComparison[];
   /** What a fresh run takes besides its settings; null: it cannot start (the notice says why). */
   prepareExtras(): Promise<LabExtras | null>;
+  /** A run trained to its last step, with the preset it started from: a comparison's or sweep's runs each once. */
+  onFinished(preset: string): void;
 }) {
   const { settings, setSettings, preset, setPreset, backendChoice } = linked;
   const { saved, keep, clear } = savedRuns;
@@ -105,6 +108,9 @@ export function useLabRuns<N extends TrainerName>({
 
   // The worker's run ended: a comparison or sweep moves on. Heard from the worker as it happens, with this render's form.
   const onRunState = useEffectEvent((s: LabWorkerState<N>) => {
+    // Heard here, not from a render: the next run of a comparison or sweep starts in the same tick, so its 'done' may
+    // never be rendered.
+    if (s.state === 'done') onFinished(store.getState().run.preset);
     if (s.state === 'done' || s.state === 'failed' || s.state === 'stopped') {
       dispatch({ type: 'run-ended', state: s.state, error: s.error ?? undefined, metrics: finalMetrics(s.history) }, contextOf(s));
     }

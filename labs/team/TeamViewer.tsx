@@ -5,6 +5,7 @@ import { BOARD_SIZE } from '@/lib/tasks/team';
 import type { TeamSamples } from '@/lib/train/team-trainer';
 import { StepPicker, useChosenSample } from '../shell/StepPicker';
 import type { StepSample } from '../shell/useLabWorker';
+import { ScrollBox } from '../shell/ScrollBox';
 
 /** Rollouts shown: the first groups of the step (each group is one problem, num_generations rollouts). */
 const SHOWN_GROUPS = 2;
@@ -29,7 +30,7 @@ function Meanings({ data }: { data: TeamSamples }) {
   if (data.blankChannel) return <p className="inspector-note">The channel is blank (no_message): every rollout&apos;s receiver sees only blanks, so no message means anything.</p>;
   // Six columns of counts are wider than a phone: the table scrolls in its own box, as the rollouts' table does.
   return (
-    <div className="inspector-scroll" tabIndex={0} role="group" aria-label="What each message has come to mean (scrolls sideways)">
+    <ScrollBox label="What each message has come to mean">
       <table className="inspector-table team-meanings">
         <caption>
           What each message has come to mean in this step&apos;s {data.episodes.length} sampled rollouts, most sent first. Positions count from 0, left to
@@ -64,7 +65,7 @@ function Meanings({ data }: { data: TeamSamples }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 
@@ -89,7 +90,7 @@ export function TeamViewer({ samples }: { samples: StepSample<'team'>[] }) {
         <mark className="team-message">the message</mark> as the receiver gets it (&quot;.&quot; a blank slot). Receiver: sees the board and the
         channel, writes one digit (trained on that token only: board and message are context). ⏎ the sender ended its message; any other token it writes, &lt;bos&gt; included, reaches the receiver as written.
       </p>
-      <div className="inspector-scroll" tabIndex={0} role="group" aria-label="The team’s rollouts (scrolls sideways)">
+      <ScrollBox label="The team’s rollouts">
         <table className="inspector-table">
           <thead>
             <tr>
@@ -130,7 +131,7 @@ export function TeamViewer({ samples }: { samples: StepSample<'team'>[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <Meanings data={data} />
     </div>
   );

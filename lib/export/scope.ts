@@ -8,6 +8,7 @@
  * Light on purpose: a lab page imports it with the registry, before the builders are loaded.
  */
 import type { FieldValue } from '@/lib/train/config';
+import type { ExportLab } from './types';
 
 type Settings = Readonly<Record<string, FieldValue>>;
 
@@ -147,3 +148,9 @@ export const visionScope: ScopeOf = (s) => ({
     },
   ],
 });
+
+/** The scope of a run of `lab`, for its README: the spec's, which every exported trainer has. */
+export function scopeOfRun(lab: ExportLab, settings: Settings): ExportScope {
+  if (!lab.scope) throw new Error(`${lab.trainer} has no export scope: its spec refuses the export`);
+  return lab.scope(settings);
+}

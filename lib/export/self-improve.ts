@@ -27,7 +27,7 @@ import { LOOP_SCRIPT, selfImproveEvalPy, selfImprovePy } from './python/self-imp
 import { selfImproveCommonPy, selfImprovePreparePy } from './python/self-improve-common';
 import { requirementsTxt } from './readme';
 import { selfImproveReadme } from './readme-self-improve';
-import { selfImproveScope } from './scope';
+import { scopeOfRun } from './scope';
 import type { ExportBuilder, ExportPlan, ProjectFile } from './types';
 
 type Settings = Readonly<Record<string, FieldValue>>;
@@ -186,7 +186,7 @@ export const buildSelfImproveProject: ExportBuilder = (lab, settings, preset, cu
     .map((k) => `${k}=${String(settings[k])}`);
   const name = `trl-${lab.trainer}-${preset.replace(/[^a-z0-9_-]/gi, '_')}`;
   const files: ProjectFile[] = [
-    { path: 'README.md', text: selfImproveReadme(plan, { name, title: lab.summary, preset, changed, scope: selfImproveScope(settings) }) },
+    { path: 'README.md', text: selfImproveReadme(plan, { name, title: lab.summary, preset, changed, scope: scopeOfRun(lab, settings) }) },
     { path: 'requirements.txt', text: requirementsTxt() },
     { path: 'common.py', text: selfImproveCommonPy(plan, preset) },
     { path: 'prepare_data.py', text: selfImprovePreparePy() },

@@ -13,12 +13,9 @@ import { evalPy } from './python/evaluate';
 import { prepareDataPy } from './python/prepare';
 import { makePairsPy, trainDpoPy, trainGrpoPy, trainSftPy } from './python/train';
 import { readmeMd, requirementsTxt, RL_SCRIPT } from './readme';
-import { agentScope, dpoScope, grpoScope, sftScope, type ScopeOf } from './scope';
+import { scopeOfRun } from './scope';
 import { changedFields, projectName } from './settings';
 import type { ExportBuilder, ExportLab, Project, ProjectFile } from './types';
-
-/** What each GSM8K project holds and leaves out: the scope each trainer's spec names (tests/unit/export/scope.test.ts). */
-const SCOPE: Record<ExportMethod, ScopeOf> = { sft: sftScope, grpo: grpoScope, dpo: dpoScope, agent: agentScope };
 
 /**
  * Every file of the project, in a fixed order; the same settings always give the same bytes. With the reader's own
@@ -32,7 +29,7 @@ export const buildTextProject = ((lab: ExportLab, settings: Readonly<Record<stri
   const about = { name, title: lab.summary, preset, changed: changedFields(lab, preset, settings) };
   const rl = RL_SCRIPT[method];
   const files: ProjectFile[] = [
-    { path: 'README.md', text: readmeMd(plan, { ...about, scope: SCOPE[method](settings) }) },
+    { path: 'README.md', text: readmeMd(plan, { ...about, scope: scopeOfRun(lab, settings) }) },
     { path: 'requirements.txt', text: requirementsTxt() },
     { path: 'common.py', text: commonPy(plan, about) },
     { path: 'prepare_data.py', text: prepareDataPy(method) },

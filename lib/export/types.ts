@@ -6,6 +6,7 @@
 import type { FieldValue, PresetTable, Schema } from '@/lib/train/config';
 import type { CustomRewardExport } from './custom-reward';
 import type { Row } from './rules';
+import type { ScopeOf } from './scope';
 
 export interface ProjectFile {
   path: string;
@@ -31,6 +32,8 @@ export interface ExportLab {
   summary: string;
   schema: Schema;
   presets: PresetTable;
+  /** What a run's project holds and leaves out (the spec's export.scope); absent for a trainer that is not exported. */
+  scope?: ScopeOf;
 }
 
 /** Builds the project of one run: `settings` complete and valid for the lab's schema; the same input, the same bytes. */

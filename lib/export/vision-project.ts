@@ -7,7 +7,7 @@ import { ConfigError, type FieldValue } from '@/lib/train/config';
 import { ACCELERATE_CONFIGS } from './accelerate';
 import type { CustomRewardExport } from './custom-reward';
 import { visionCommonPy, visionEvalPy, visionPrepareDataPy, visionTrainGrpoPy, visionTrainSftPy } from './python/vision';
-import { visionScope } from './scope';
+import { scopeOfRun } from './scope';
 import { projectName } from './settings';
 import type { ExportBuilder, ExportLab, Project, ProjectFile } from './types';
 import { VISION_MODEL, visionPlan, type VisionPlan } from './vision';
@@ -21,7 +21,7 @@ export const buildVisionProject = ((lab: ExportLab, settings: Readonly<Record<st
   const name = projectName('vision', preset);
   const scenes = visionScenes(settings);
   const files: ProjectFile[] = [
-    { path: 'README.md', text: visionReadmeMd(plan, { name, preset, summary: lab.summary, scenes: { train: scenes.train.length, test: scenes.test.length }, scope: visionScope(settings) }) },
+    { path: 'README.md', text: visionReadmeMd(plan, { name, preset, summary: lab.summary, scenes: { train: scenes.train.length, test: scenes.test.length }, scope: scopeOfRun(lab, settings) }) },
     { path: 'requirements.txt', text: visionRequirementsTxt() },
     { path: 'common.py', text: visionCommonPy(plan, preset) },
     { path: 'prepare_data.py', text: visionPrepareDataPy() },

@@ -44,8 +44,8 @@ export function exportStatement(trainer: TrainerName, settings: Readonly<Record<
 
 /** The lab as its exporter reads it (lib/export/types.ts ExportLab): what the trainer's spec says of it. */
 export function exportLabOf(trainer: TrainerName): ExportLab {
-  const { summary, schema, presets } = TRAINERS[trainer];
-  return { trainer, summary, schema, presets };
+  const { summary, schema, presets, export: exporter } = TRAINERS[trainer];
+  return { trainer, summary, schema, presets, ...('scope' in exporter ? { scope: exporter.scope } : {}) };
 }
 
 /**

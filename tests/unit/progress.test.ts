@@ -237,7 +237,7 @@ describe('stored progress validation', () => {
 });
 
 describe('progress made in another tab', () => {
-  it('reaches a page already open when it reads storage again (what its storage and pageshow listeners do)', async () => {
+  it('reaches a store already hydrated when it reads storage again: what the page calls on storage and pageshow (the listeners themselves: lab-flows.spec.ts)', async () => {
     const storage = new MemoryStorage();
     const path = await storeOn(storage); // /path/, open in one tab
     const lab = await storeOn(storage); // a lab, trained to the end in another

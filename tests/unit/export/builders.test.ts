@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_METHODS } from '@/lib/export/mapping';
-import { exportSettings } from '@/lib/spec/export';
+import { exportLabOf, exportSettings } from '@/lib/spec/export';
 import { requirementsTxt } from '@/lib/export/readme';
 import { mapFields, type Rule } from '@/lib/export/rules';
 import { changedFields, labSettings } from '@/lib/export/settings';
@@ -18,7 +18,7 @@ import { visionRequirementsTxt } from '@/lib/export/vision-readme';
 import { ConfigError } from '@/lib/train/config';
 import { TRAINERS } from '@/lib/spec/registry';
 
-const labOf = (trainer: (typeof EXPORT_METHODS)[number] | 'vision'): ExportLab => ({ trainer, summary: TRAINERS[trainer].summary, schema: TRAINERS[trainer].schema, presets: TRAINERS[trainer].presets });
+const labOf = (trainer: (typeof EXPORT_METHODS)[number] | 'vision'): ExportLab => exportLabOf(trainer);
 const readme = (files: { path: string; text: string }[]) => files.find((f) => f.path === 'README.md')!.text;
 
 /** Local modules a file reaches through its static imports, type-only ones included (a layer is a layer for types too). */

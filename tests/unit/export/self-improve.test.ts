@@ -11,6 +11,7 @@ import { TRL_VERSION } from '@/content/trl-defaults';
 import { buildSelfImproveProject, SELF_IMPROVE_RULES, selfImprovePlan } from '@/lib/export/self-improve';
 import { LOOP_SCRIPT } from '@/lib/export/python/self-improve';
 import type { ExportLab } from '@/lib/export/types';
+import { exportLabOf } from '@/lib/spec/export';
 import { createRng } from '@/lib/random';
 import { ConfigError, resolve, type FieldValue } from '@/lib/train/config';
 import { filterSamples, type SampleFilter } from '@/lib/train/self-improve-filter';
@@ -18,7 +19,7 @@ import { roundDifficulty } from '@/lib/train/self-improve-trainer';
 import { TRAINERS } from '@/lib/spec/registry';
 import { hasPython, python, TRL_FIELDS } from './helpers';
 
-const lab: ExportLab = { trainer: 'self_improve', ...TRAINERS.self_improve };
+const lab: ExportLab = exportLabOf('self_improve');
 const presets = Object.keys(lab.presets);
 const settingsOf = (preset: string, overrides: Record<string, FieldValue> = {}) =>
   resolve(lab.schema, { ...lab.presets[preset].overrides, ...overrides }) as Record<string, FieldValue>;

@@ -153,6 +153,8 @@ export function createProgressStore(storage: () => Storage | undefined = browser
           return next;
         },
         onRehydrateStorage: () => (_state, error) => {
+          // A failed read (the checks' chunk did not load) keeps `early` set on purpose: writing now would replace the
+          // stored progress this visit could not read; what the reader does stays in memory until the next visit.
           if (error || !early) return;
           const replayed = early.length > 0;
           early = null;

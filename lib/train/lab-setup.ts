@@ -96,8 +96,8 @@ export const AGENT_REFLECT_SFT = { toolRate: 0.2, retryRate: 0.2, steps: 700 } a
 /**
  * How agent_reflect_feedback_sft is made (seed 0): agent_reflect_sft's recipe with more wrong first tries (retryRate)
  * and more calls on the second try (secondToolRate). agent_reflect_sft's second tries sample a call too rarely for
- * GRPO to find one (0 of 40 sampled second tries, and 80 steps of reflect_feedback from it leave the fix rate at
- * 1-2.5% on seeds 0 and 1); from this one greedy decoding still never calls (fix rate 2.5%) but sampling does.
+ * GRPO to find one (in the exploration that chose this recipe, not a claim: 0 of 40 sampled second tries, and 80
+ * steps of reflect_feedback from it left the fix rate at 1-2.5% on seeds 0 and 1); from this one greedy decoding still never calls (fix rate 2.5%) but sampling does.
  */
 export const AGENT_REFLECT_FEEDBACK_SFT = { toolRate: 0.2, retryRate: 0.3, secondToolRate: 0.3, steps: 700 } as const;
 

@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: import('@playwright/test').Page) => page.getByRole('status');
 
@@ -14,7 +15,7 @@ test('the agent learns to call the calculator, and the viewer marks the calculat
   await page.goto('/labs/agent/?max_steps=10&eval_steps=10');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('An agent learns to use a calculator');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 10 .*finished/, { timeout: 90_000 });
+  await expect(status(page)).toContainText(/step 10 .*finished/, { timeout: budget(90_000) });
   // Held-out accuracy from the SFT checkpoint (46%) to above 90% in ten steps.
   const accuracy = Number(/held-out accuracy ([\d.]+)%/.exec((await status(page).textContent()) ?? '')?.[1]);
   expect(accuracy).toBeGreaterThan(90);
@@ -33,7 +34,7 @@ test('the train_on_observations preset says in the viewer that the calculator’
   await expect(page.getByLabel('train_on_tool_results')).toBeChecked();
   await expect(page.locator('.lab-preset-note')).toContainText('masking bug');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   await expect(page.getByRole('region', { name: 'Trajectory viewer' })).toContainText('trained on: the masking bug is on');
 });
 
@@ -67,7 +68,7 @@ test('multi_step: the agent plans two calls, the chart counts calls per episode,
   }
   await expect(page).toHaveURL(/preset=multi_step/);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
+  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: budget(90_000) });
   await expect(page.getByRole('figure', { name: 'Calls per episode (held-out)' }).locator('.plot-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   const episode = await findEpisode(page, viewer, '.turn-observation[data-call="2"]');
@@ -85,7 +86,7 @@ test('retry: the viewer marks the calculator’s failed replies', async ({ page 
   await page.goto('/labs/agent/?preset=retry&max_steps=1');
   await expect(page.getByLabel('tool_failure_rate')).toHaveValue('0.3');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   const episode = await findEpisode(page, viewer, '.turn-failed');
   await expect(episode.locator('.turn-failed').first()).toHaveText(/=\?/);
@@ -99,7 +100,7 @@ test('memory: the viewer shows memory writes, the environment’s question and t
   await page.goto('/labs/agent/?preset=memory&max_steps=2&eval_steps=2');
   await expect(page.getByLabel('task')).toHaveValue('memory');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: budget(60_000) });
   await expect(page.getByRole('figure', { name: /^Memory \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   // Sampled at temperature 1 from a checkpoint that wrote in 40% of its demonstrations: some episode writes and reads.
@@ -114,7 +115,7 @@ test('reflect: a wrong answer gets the environment’s "?" and a second try, and
   await page.goto('/labs/agent/?preset=reflect&max_steps=1&eval_steps=1');
   await expect(page.getByLabel('answer_attempts')).toHaveValue('2');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   await expect(page.getByRole('figure', { name: /Reflection \(held-out\)/ }).locator('.plot-line').first()).toBeVisible();
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   const episode = await findEpisode(page, viewer, '.turn-observation[data-source="wrong"]');
@@ -143,7 +144,7 @@ test('memory: the page follows the preset, to chapter 10 and its own charts, and
   expect((await chartTitles(page)).filter((t) => /product|times-table|calculator/i.test(t))).toEqual([]);
 
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: budget(60_000) });
   const memoryChart = page.getByRole('figure', { name: /^Memory \(held-out\)/ });
   await expect(memoryChart.locator('.plot-line').first()).toBeVisible();
   await expect(memoryChart.getByRole('list', { name: 'Legend' })).toContainText('writes, reads, uses memory');
@@ -176,8 +177,9 @@ test('reflect_feedback: the viewer labels the first try, the verdict and the sec
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/labs/agent/?preset=reflect_feedback&max_steps=1&eval_steps=1');
+  await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   const viewer = page.getByRole('region', { name: 'Trajectory viewer' });
   await expect(viewer).toContainText('the calculator answers only after the verdict');
   // The checkpoint answers most hard products wrong from memory: some episode is told "?" and tries again.

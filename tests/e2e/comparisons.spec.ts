@@ -4,6 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 test('team: default against no_message is one click, and the summary names both runs', async ({ page }) => {
   await page.goto('/labs/team/?max_steps=2&seed=1');
@@ -14,8 +15,8 @@ test('team: default against no_message is one click, and the summary names both 
   await compare.getByRole('button', { name: 'Run default, no_message' }).click();
   await expect(compare.getByRole('status')).toContainText('Running default (1 of 2)');
   const rows = compare.locator('.runs-summary tbody tr');
-  await expect(rows).toHaveCount(2, { timeout: 90_000 });
-  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: 60_000 });
+  await expect(rows).toHaveCount(2, { timeout: budget(90_000) });
+  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: budget(60_000) });
   await expect(rows.nth(0).locator('th')).toHaveText('run 1 (default)');
   await expect(rows.nth(1).locator('th')).toHaveText('run 2 (no_message)');
   await expect(compare.locator('.runs-summary thead')).toContainText('channel blanked at evaluation');
@@ -31,8 +32,8 @@ test('agent: memory against memory_no_tool runs from any preset, at the length t
   await expect(compare).toContainText('Runs memory, then memory_no_tool, 2 steps each on seed 2.');
   await compare.getByRole('button', { name: 'Run memory, memory_no_tool' }).click();
   const rows = compare.locator('.runs-summary tbody tr');
-  await expect(rows).toHaveCount(2, { timeout: 120_000 });
-  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: 60_000 });
+  await expect(rows).toHaveCount(2, { timeout: budget(120_000) });
+  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: budget(60_000) });
   await expect(rows.nth(0).locator('th')).toHaveText('run 1 (memory)');
   await expect(rows.nth(1).locator('th')).toHaveText('run 2 (memory_no_tool)');
   await expect(compare.locator('.runs-summary thead')).toContainText('memory use');

@@ -13,6 +13,7 @@ import { expect, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { readTree } from '@/tests/read-tree';
 import { writeReward } from './reward-editor';
+import { labSettled } from './boot';
 
 test.describe('Export for TRL', () => {
   test('the GRPO lab downloads the same project as npm run export for the same settings', async ({ page }) => {
@@ -96,6 +97,7 @@ test.describe('Export for TRL', () => {
 
   test('the memory preset says before any click that its task is not exported, and why; the download’s README says the same', async ({ page }) => {
     await page.goto('/labs/agent/?preset=memory');
+    await labSettled(page);
     await expect(page.getByLabel('Preset')).toHaveValue('memory');
     const region = page.getByRole('region', { name: 'Export for TRL' });
     const notExported = region.getByRole('list', { name: 'Not exported' });

@@ -5,18 +5,14 @@
  * Playwright dismisses those, as a reader who misses one would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { stepIn } from './status';
+import { stepIn, trainToTheEnd } from './status';
 import { goLive, labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 const nextRun = (page: Page) => page.locator('.lab-next-run');
 const firstChart = (page: Page) => page.locator('.lab-charts figure').first();
 
-async function trainToTheEnd(page: Page, steps: number) {
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(`step ${steps} `, { timeout: 90_000 });
-  await expect(status(page)).toContainText('finished', { timeout: 90_000 });
-}
 
 async function setMaxSteps(page: Page, steps: number) {
   await page.getByLabel('max_steps').fill(String(steps));
@@ -76,7 +72,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await page.goto('/labs/grpo/?max_steps=500');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step [1-9]/, { timeout: budget(60_000) });
   await page.getByLabel('loss_type').selectOption('bnpo');
   await expect(page.getByLabel('loss_type')).toHaveValue('bnpo');
   await expect(status(page)).toContainText('training');
@@ -87,7 +83,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   // A changed setting makes it a fresh run, so the button keeps its name.
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText(/step [0-9]+ .*training|step 0/);
-  await expect(firstChart(page)).toContainText('loss_type=bnpo', { timeout: 60_000 });
+  await expect(firstChart(page)).toContainText('loss_type=bnpo', { timeout: budget(60_000) });
   await expect(firstChart(page)).toContainText('loss_type=dapo');
   // Unchanged since it started, a paused run resumes.
   await page.getByRole('button', { name: 'Pause' }).click();
@@ -95,7 +91,7 @@ test('GRPO lab: a setting changed during a run leaves the run alone; after Pause
   await expect(nextRun(page)).toHaveCount(0);
   const paused = stepIn(await status(page).textContent());
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: 30_000 }).toBeGreaterThan(paused);
+  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: budget(30_000) }).toBeGreaterThan(paused);
 });
 
 test('GRPO lab: train → reset → compare asks in the page, then runs the comparison; compare → pick → train', async ({ page }) => {
@@ -114,8 +110,8 @@ test('GRPO lab: train → reset → compare asks in the page, then runs the comp
   await compare.getByRole('button', { name: 'Run grpo_paper, dr_grpo, dapo, gspo' }).click();
   await prompt.getByRole('button', { name: 'Clear the charts and start the comparison' }).click();
   await expect(compare.getByRole('status')).toContainText('Running grpo_paper (1 of 4)');
-  await expect(compare.locator('.runs-summary tbody tr')).toHaveCount(4, { timeout: 120_000 });
-  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: 60_000 });
+  await expect(compare.locator('.runs-summary tbody tr')).toHaveCount(4, { timeout: budget(120_000) });
+  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: budget(60_000) });
   await expect(status(page)).toContainText('finished');
 
   // After the comparison, pick a preset and train: a fresh run of it, the comparison's runs kept as far as room allows.

@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { stepIn } from './status';
 import { labs } from '@/content/labs';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 
@@ -40,7 +41,7 @@ for (const lab of labs) {
     await expect(status(page)).toContainText(`${position('0')} · ready`);
     await page.getByRole('button', { name: 'Train', exact: true }).click();
     await expect(status(page)).toContainText(new RegExp(`${position('\\d+')} .*training`));
-    await expect(status(page)).toContainText(new RegExp(`${position(String(total))} .*finished in (\\d+\\.\\d s|(\\d+ min )?\\d+ s|\\d+ min)`), { timeout: 90_000 });
+    await expect(status(page)).toContainText(new RegExp(`${position(String(total))} .*finished in (\\d+\\.\\d s|(\\d+ min )?\\d+ s|\\d+ min)`), { timeout: budget(90_000) });
     // A finished run has no time left to estimate.
     await expect(status(page)).not.toContainText('left');
     expect(errors).toEqual([]);
@@ -51,7 +52,7 @@ test('GRPO lab: a long run estimates its time left; paused, it reads Resume and 
   await page.goto('/labs/grpo/?max_steps=500&seed=4');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step \d+ of 500 · .*training · (about (\d+ min )?\d+ s|about \d+ min|a few seconds) left/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step \d+ of 500 · .*training · (about (\d+ min )?\d+ s|about \d+ min|a few seconds) left/, { timeout: budget(60_000) });
   // While training, Train is greyed out under its own name.
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
 
@@ -63,7 +64,7 @@ test('GRPO lab: a long run estimates its time left; paused, it reads Resume and 
   const paused = stepIn(await status(page).textContent());
 
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: 30_000 }).toBeGreaterThan(paused);
+  await expect.poll(async () => stepIn(await status(page).textContent()), { timeout: budget(30_000) }).toBeGreaterThan(paused);
   await expect(status(page)).toContainText(/training · (about .+|a few seconds) left/);
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page)).toContainText('paused');

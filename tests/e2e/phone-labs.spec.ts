@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { labs } from '@/content/labs';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const WIDTH = 390;
 
@@ -108,7 +109,7 @@ test('every lab of the registry has a short run here', () => {
 
 for (const { slug, query } of RUNS) {
   test(`at 390 px the ${slug} lab (${query}) does not scroll sideways before, during or after a run, every panel open`, async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(budget(150_000));
     const status = page.locator('.lab-status');
     await page.goto(`/labs/${slug}/?${query}`);
     await labSettled(page);
@@ -116,10 +117,10 @@ for (const { slug, query } of RUNS) {
 
     await page.getByRole('button', { name: 'Train', exact: true }).click();
     // A first step (or round) is done: its samples are in the viewers.
-    await expect(status).toContainText(/\bstep [1-9]|\b[1-9]\d* of \d+ rounds done/, { timeout: 90_000 });
+    await expect(status).toContainText(/\bstep [1-9]|\b[1-9]\d* of \d+ rounds done/, { timeout: budget(90_000) });
     await expectNoSidewaysScroll(page, 'during the run');
 
-    await expect(status).toContainText('finished', { timeout: 90_000 });
+    await expect(status).toContainText('finished', { timeout: budget(90_000) });
     await expectNoSidewaysScroll(page, 'after the run');
   });
 }

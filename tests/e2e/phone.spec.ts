@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { goLive } from './boot';
+import { goLive, labSettled } from './boot';
+import { budget } from './budget';
 
 const WIDTH = 390;
 const PAGES = [...fs.readFileSync('out/sitemap.xml', 'utf8').matchAll(/<loc>[a-z]+:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
@@ -48,9 +49,9 @@ test.describe(`at ${WIDTH} px no page of the sitemap scrolls sideways`, () => {
   for (const path of PAGES) {
     test(path, async ({ page }) => {
       // One page load, booted: generous, since a busy machine can take many seconds to start the framework.
-      test.setTimeout(90_000);
+      test.setTimeout(budget(90_000));
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: budget(30_000) });
       await goLive(page);
       const { by, culprits } = await overflow(page);
       expect(by, `${path} is ${by}px too wide: ${culprits.join('; ') || 'no single element named'}`).toBeLessThanOrEqual(0);
@@ -70,11 +71,11 @@ test(`at ${WIDTH} px the header shows all of its links and the theme toggle`, as
 });
 
 test(`at ${WIDTH} px the GRPO lab after a run does not scroll sideways: its inspector scrolls in place`, async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   await page.goto('/labs/grpo/?max_steps=2');
-  await goLive(page);
+  await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.locator('.lab-status')).toContainText('finished', { timeout: 90_000 });
+  await expect(page.locator('.lab-status')).toContainText('finished', { timeout: budget(90_000) });
   await expect(page.locator('.inspector-table').first()).toBeVisible();
   const { by, culprits } = await overflow(page);
   expect(by, culprits.join('; ')).toBeLessThanOrEqual(0);

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { labSettled } from './boot';
 import { stepIn } from './status';
+import { budget } from './budget';
 
 const status = (page: Page) => page.getByRole('status');
 // Rounds done, as the status counts them ("2 of 6 rounds done"): the charts number the same rounds 0 and 1.
@@ -23,8 +24,8 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', as
   await expect(page.getByRole('textbox', { name: 'num_prompts', exact: true })).toHaveValue('16');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   // While it runs, the status line says which part of which round is under way.
-  await expect(status(page)).toContainText(/now: round \d+: (sampling|fine-tuning|evaluating)/, { timeout: 60_000 });
-  await expect.poll(() => roundOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await expect(status(page)).toContainText(/now: round \d+: (sampling|fine-tuning|evaluating)/, { timeout: budget(60_000) });
+  await expect.poll(() => roundOf(page), { timeout: budget(60_000) }).toBeGreaterThanOrEqual(2);
   const inspector = page.getByRole('region', { name: 'Rounds and kept samples' });
   await expect(inspector.getByRole('table', { name: 'Held-out accuracy by round and difficulty' })).toContainText('3 digits');
   await expect(inspector.getByRole('table', { name: 'Samples of the round' })).toBeVisible();
@@ -65,7 +66,7 @@ test('self-improve lab: Pause takes effect inside round 0, and Train resumes it'
   await page.goto('/labs/self-improve/?num_prompts=16&eval_samples=20&seed=2&max_steps=2');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText('now: round 0: fine-tuning', { timeout: 60_000 });
+  await expect(status(page)).toContainText('now: round 0: fine-tuning', { timeout: budget(60_000) });
   await page.waitForTimeout(1000); // well inside the round's fine-tuning
   await page.getByRole('button', { name: 'Pause' }).click();
   const clicked = Date.now();
@@ -94,5 +95,5 @@ test('self-improve lab: a hostile link gets one notice naming the field, and the
   expect(notices.join(' ')).toMatch(/num_prompts/);
   for (const text of notices) expect(text.length).toBeLessThan(300);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/1 of 1 round done .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/1 of 1 round done .*finished/, { timeout: budget(60_000) });
 });

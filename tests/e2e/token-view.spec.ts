@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 
@@ -13,7 +14,7 @@ async function trainThenOpen(page: Page, link: string, steps: number) {
   await page.goto(link);
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(new RegExp(`step ${steps} .*finished`), { timeout: 90_000 });
+  await expect(status(page)).toContainText(new RegExp(`step ${steps} .*finished`), { timeout: budget(90_000) });
   const summary = page.getByText('Token view: ratio, clipping, advantage, weight and KL per token');
   await summary.scrollIntoViewIfNeeded();
   await summary.click();

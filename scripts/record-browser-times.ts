@@ -9,7 +9,6 @@
  * with the browser, the machine and its load when the recording started (run it on an idle machine: the numbers are
  * what a reader's laptop of that kind waits). Progress on stderr.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,27 +18,13 @@ import { labTimesSchema, type BrowserTimes } from '@/content/recorded-runs';
 import { errorMessage } from '@/lib/errors';
 import { chromiumArgs, findChromium } from './chromium.mjs';
 import { namesFlag, parseFlags, UsageError } from './cli';
+import { serveOut } from './serve-out.mjs';
 
 const USAGE = 'usage: npm run record:browser-times -- [--labs slug,slug] [--out-dir content]';
 const PORT = Number(process.env.RECORD_PORT ?? 4188);
 /** The longest a default run may take here before the recording gives up on it (the vision lab's took minutes). */
 const RUN_LIMIT_MS = 20 * 60_000;
 const log = (message: string) => console.error(`record: ${message}`);
-
-async function serve(): Promise<() => void> {
-  if (!fs.existsSync('out/index.html')) throw new UsageError('no build in out/: run npm run build first');
-  const server = spawn(process.execPath, ['scripts/serve.mjs', 'out'], { env: { ...process.env, PORT: String(PORT) }, stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) return () => server.kill();
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  server.kill();
-  throw new Error(`the static server did not answer on port ${PORT}`);
-}
 
 async function main(argv: string[]) {
   const { values } = parseFlags(argv, { labs: { type: 'string' }, 'out-dir': { type: 'string', default: 'content' }, help: { type: 'boolean', short: 'h' } }, USAGE);
@@ -52,7 +37,8 @@ async function main(argv: string[]) {
 
   const loadPerCore = Math.round((os.loadavg()[0] / os.cpus().length) * 100) / 100;
   if (loadPerCore > 0.3) log(`the machine is busy (load ${loadPerCore} per core): these times will be longer than a reader's`);
-  const stop = await serve();
+  if (!fs.existsSync('out/index.html')) throw new UsageError('no build in out/: run npm run build first');
+  const { stop } = await serveOut(PORT);
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
   try {
     const record: BrowserTimes = {

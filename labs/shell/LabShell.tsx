@@ -89,6 +89,12 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
     });
 
 
+  // What each comparison's button will run, in words: recomputed when the form changes, not on every chart redraw.
+  const comparisonPlans = useMemo(
+    () => comparisons.map((c) => comparisonPlan(schema, presets, c, { preset, settings }, definition.stepWord)),
+    [comparisons, schema, presets, preset, settings, definition.stepWord],
+  );
+
   // The reader's reward function goes into the export when the lab trains with it (not under an assignment).
   const { customReward } = extras;
   const exportedReward = useMemo(
@@ -190,7 +196,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
       {comparisons.length ? (
         <ComparePanel
           comparisons={comparisons}
-          plans={comparisons.map((c) => comparisonPlan(schema, presets, c, { preset, settings }, definition.stepWord))}
+          plans={comparisonPlans}
           compared={runs.compared}
           queue={queue}
           busy={busy}

@@ -76,9 +76,9 @@ export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets
       {graded.map((claim) =>
         run.state === 'done' ? (
           <VerdictBox key={claim.id} claim={claim} lab={lab} run={run} pick={committed!.picks[claim.id]} shipped={asShipped(schema, presets, run.preset, run.settings)} />
-        ) : live ? (
+        ) : live && committed!.picks[claim.id] ? (
           <p key={claim.id} className="lab-predict-note">
-            {committed!.picks[claim.id] ? `Your prediction for this run: ${claim.prediction.question} ${labelOf(claim.prediction, committed!.picks[claim.id])}. The verdict comes when it finishes.` : null}
+            {`Your prediction for this run: ${claim.prediction.question} ${labelOf(claim.prediction, committed!.picks[claim.id])}. The verdict comes when it finishes.`}
           </p>
         ) : null,
       )}

@@ -36,7 +36,7 @@ function RatioNote({ terms }: { terms: StepTokenTerms }) {
         This step was update 1 of {terms.updates} on its generation batch: the policy being trained is the one that sampled it, so every
         ratio is 1 and nothing can be clipped (<a href={`${CHAPTER}#one-update-per-batch-the-ratio-is-exactly-1`}>chapter 6: the ratio is exactly 1</a>).
         {terms.updates === 1
-          ? ' Raise num_iterations or steps_per_generation (the dapo_clip_higher and gspo presets do) to see ratios leave 1.'
+          ? ' Raise num_iterations or steps_per_generation (in the GRPO lab the dapo_clip_higher and gspo presets do) to see ratios leave 1.'
           : ' Step on: the later updates on this batch are off-policy.'}
       </p>
     );

@@ -5,6 +5,7 @@
 import { ownEntry, presetSettings, type PresetTable, type Schema } from '@/lib/train/config';
 import type { LabComparison } from './labDefinition';
 import type { Settings } from '@/ui/settings';
+import { formatCount } from './format';
 
 /** The form as the reader left it: the preset it was filled from and its values now. */
 export interface ComparisonForm {
@@ -37,6 +38,6 @@ export function comparisonSettings(schema: Schema, presets: PresetTable, compari
 export function comparisonPlan(schema: Schema, presets: PresetTable, comparison: LabComparison, form: ComparisonForm, stepWord = 'step'): string {
   const steps = comparisonLength(schema, presets, comparison, form);
   const names = comparison.presets;
-  const order = names.length === 2 ? `${names[0]}, then ${names[1]}` : `${names.slice(0, -1).join(', ')}, then ${names.at(-1)}`;
-  return `Runs ${order}, ${steps.toLocaleString('en-US')} ${stepWord}${steps === 1 ? '' : 's'} each on seed ${String(form.settings.seed)}.`;
+  const order = `${names.slice(0, -1).join(', ')}, then ${names.at(-1)}`;
+  return `Runs ${order}, ${formatCount(steps)} ${stepWord}${steps === 1 ? '' : 's'} each on seed ${String(form.settings.seed)}.`;
 }

@@ -29,14 +29,17 @@ function Board({ board, target }: { board: string; target: number }) {
 function Meanings({ data }: { data: TeamSamples }) {
   if (data.blankChannel) return <p className="inspector-note">The channel is blank (no_message): every rollout&apos;s receiver sees only blanks, so no message means anything.</p>;
   // Six columns of counts are wider than a phone: the table scrolls in its own box, as the rollouts' table does.
+  // The caption stays short: it scrolls with the table at 390 px. What the counts mean is said above the box.
   return (
-    <ScrollBox label="What each message has come to mean">
+    <>
+      <p className="inspector-legend">
+        Counts from this step&apos;s {data.episodes.length} sampled rollouts, most sent first; positions count from 0, left to right on the board.
+        Sampling still tries rare messages, so the table lists more messages than the held-out chart counts: those come from greedy answers, one per
+        board.
+      </p>
+      <ScrollBox label="What each message has come to mean">
       <table className="inspector-table team-meanings">
-        <caption>
-          What each message has come to mean in this step&apos;s {data.episodes.length} sampled rollouts, most sent first. Positions count from 0, left to
-          right on the board. Sampling still tries rare messages, so the table lists more messages than the held-out chart counts: those come from
-          greedy answers, one per board.
-        </caption>
+        <caption>What each message has come to mean</caption>
         <thead>
           <tr>
             <th scope="col">message</th>
@@ -65,7 +68,8 @@ function Meanings({ data }: { data: TeamSamples }) {
           })}
         </tbody>
       </table>
-    </ScrollBox>
+      </ScrollBox>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { progressActions } from '@/ui/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
+import { handInPrediction } from '@/lib/teach/prediction';
 import { presetUnderAssignment } from './assignment';
 import { ActionsPanel } from './ActionsPanel';
 import { AssignmentBanner } from './AssignmentBanner';
@@ -69,7 +70,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   // The predictions fixed when the current run started: under an assignment that asks one, the hand-in records it.
   const [runPicks, setRunPicks] = useState<Record<string, string>>({});
   const askedClaim = assignment.assignment?.prediction;
-  const handedInPrediction = askedClaim === undefined ? undefined : { claim: askedClaim, choice: runPicks[askedClaim] ?? null };
+  const handedInPrediction = askedClaim === undefined ? undefined : handInPrediction(askedClaim, runPicks);
   useEffect(() => {
     if (ownSeed !== null && settings.seed !== ownSeed) setSettings((s) => ({ ...s, seed: ownSeed }));
   }, [ownSeed, settings.seed, setSettings]);

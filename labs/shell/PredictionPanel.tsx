@@ -36,6 +36,14 @@ const OUTCOME_WORDS: Record<PredictionOutcome, string> = {
   unsettled: 'The claim did not hold on this run, so the run cannot settle your prediction.',
 };
 
+/**
+ * Whether the run went from `before` to `now` by starting afresh, the moment picks are fixed for it: running after
+ * idle, a finished or failed run, or a log that started again. A paused run resumed keeps the prediction it started with.
+ */
+export function startsFreshRun(before: { state: RunState; length: number }, now: { state: RunState; length: number }): boolean {
+  return now.state === 'running' && (before.state === 'idle' || before.state === 'done' || before.state === 'failed' || now.length < before.length);
+}
+
 export interface PredictionRun {
   /** The run's preset as it started, its settings, state and log. */
   preset: string;
@@ -74,9 +82,7 @@ export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets
   useEffect(() => {
     const before = previous.current;
     previous.current = { state: run.state, length: run.history.length };
-    // A fresh run: running after idle, a finished or failed run, or a log that started again (a paused run resumed keeps its prediction).
-    const fresh = run.state === 'running' && (before.state === 'idle' || before.state === 'done' || before.state === 'failed' || run.history.length < before.length);
-    if (!fresh) return;
+    if (!startsFreshRun(before, previous.current)) return;
     setCommitted({ preset: run.preset, picks });
     onCommit?.(picks);
     setPicks({});

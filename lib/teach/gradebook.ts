@@ -98,7 +98,7 @@ function exerciseFeedback(r: GradeRow, ids: readonly string[]): string {
 
 /** Whether the counted run came with a prediction, and which: never whether it was right. */
 function predictionFeedback(m: NonNullable<GradeRow['prediction']>): string {
-  if (m.made) return `Prediction: made before your run (you chose “${m.label}”); it is not graded right or wrong.`;
+  if (m.made) return `Prediction: made before your run (you chose “${m.label}”); only whether you made it is recorded.`;
   return `Prediction: not made before your run${m.problem ? ` (${m.problem})` : ''}.`;
 }
 

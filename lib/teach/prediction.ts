@@ -38,6 +38,11 @@ export const submittedPredictionSchema = z
   .strict();
 export type SubmittedPrediction = z.infer<typeof submittedPredictionSchema>;
 
+/** What a hand-in records: the choice fixed for `claim` when the run started, from the picks fixed then; null if none. */
+export function handInPrediction(claim: string, picksAtStart: Readonly<Record<string, string>>): SubmittedPrediction {
+  return { claim, choice: Object.hasOwn(picksAtStart, claim) ? picksAtStart[claim] : null };
+}
+
 /**
  * The grade's word on a prediction: made (with the choice, shown as information only), not made, or not readable
  * (the field is malformed: `detail` names it). Never whether the choice was right.

@@ -99,10 +99,11 @@ export function AssignmentBanner({ view, trainer, run, requestWeights, student, 
           <>
             <dt>Prediction</dt>
             <dd>
-              {run.state === 'done' && prediction
+              {/* Fixed when the run started (LabShell), so it speaks of this run from then on. */}
+              {prediction && (run.state === 'running' || run.state === 'paused' || run.state === 'done')
                 ? prediction.choice === null
-                  ? 'asked, and not made before this run: your hand-in records it as not made'
-                  : 'made before this run: your hand-in records it (made, never graded right or wrong)'
+                  ? 'asked, and not made before this run started: your hand-in records it as not made'
+                  : 'made before this run started: your hand-in records it (made, never graded right or wrong)'
                 : 'asked below, before you train: optional, but a run started without one is handed in as not made'}
             </dd>
           </>

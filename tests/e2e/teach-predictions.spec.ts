@@ -38,8 +38,11 @@ async function studentHandsIn(page: Page, link: string, id: string, choice: stri
   if (!choice) {
     // An answer picked after the run is the next run's: this hand-in still records none.
     await question(page).getByRole('radio').first().check();
-    await expect(banner).toContainText('asked, and not made before this run: your hand-in records it as not made');
-  } else await expect(banner).toContainText('made before this run: your hand-in records it');
+    await expect(banner).toContainText('asked, and not made before this run started: your hand-in records it as not made');
+  } else {
+    await expect(banner).toContainText('made before this run started: your hand-in records it (made, never graded right or wrong)');
+    await expect(banner).not.toContainText('not made before this run');
+  }
   const download = page.waitForEvent('download');
   await banner.getByRole('button', { name: 'Submit' }).click();
   await (await download).saveAs(file);

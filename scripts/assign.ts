@@ -1,12 +1,13 @@
 /**
  * npm run assign -- <lab> [--preset NAME (default: the lab's first)] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>"
- *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id]
+ *                   --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id] [--predict]
  *
  * Prints an assignment file (JSON) for a lab, as the /teach/ page makes it; its link is printed on stderr (and, with
  * --exercises, the link where students hand in those code exercises). Each student trains on a seed of their own
  * (lib/teach/seeds.ts) unless --lock names seed: then the class shares the one seed. --due needs a time zone
  * ("2026-12-10T17:00+01:00" or "…Z"): without one it would mean a different time on every machine. Keep the
- * file: grading needs it (it holds the evaluation seed, which the link does not). Every mistake costs one line on
+ * file: grading needs it (it holds the evaluation seed, which the link does not). --predict asks students the
+ * prediction the lab offers before a run of the preset (graded as made or not made); a preset without one is refused. Every mistake costs one line on
  * stderr and exit code 2.
  */
 import { labNamed, labPresets, labs } from '@/content/labs';
@@ -16,11 +17,12 @@ import { GoalError, parseGoal } from '@/lib/teach/goal';
 import { formatDue } from '@/lib/teach/due';
 import { ConfigError, ownEntry, parseAssignment, resolve } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/spec/registry';
+import { presetPrediction } from '@/lib/teach/prediction';
 import { errorMessage } from '@/lib/errors';
 import { integerFlag, parseFlags, readFlagFile, UsageError } from './cli';
 
 const LABS = labs.map((l) => l.slug).join(' | ');
-const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id]`;
+const USAGE = `usage: npm run assign -- <${LABS}> [--preset NAME] [--lock key,key] [--set key=value ...] --goal "<metric> >= <value>" --eval-seed N [--eval-samples N] [--due ISO-DATE] [--title TEXT] [--instructions FILE.md] [--exercises id,id] [--predict]`;
 
 async function main(argv: string[]) {
   const { values, positionals } = parseFlags(
@@ -36,6 +38,7 @@ async function main(argv: string[]) {
       title: { type: 'string', default: '' },
       instructions: { type: 'string' },
       exercises: { type: 'string', multiple: true, default: [] },
+      predict: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     USAGE,
@@ -70,6 +73,11 @@ async function main(argv: string[]) {
   const unknownExercise = exercises.find((id) => !isExerciseId(id));
   if (unknownExercise !== undefined) throw new UsageError(`--exercises: unknown exercise ${JSON.stringify(unknownExercise)} (known: ${EXERCISE_IDS.join(', ')})`);
   resolve(schema, { ...ownEntry(presets, presetName)!.overrides, ...overrides }); // every value in range, with its field named
+  const asked = values.predict ? await presetPrediction(lab.trainer, presetName) : null;
+  if (values.predict && !asked) {
+    const withOne = (await Promise.all(offered.map(async (name) => ((await presetPrediction(lab.trainer, name)) ? name : null)))).filter((name) => name !== null);
+    throw new UsageError(`--predict: the ${lab.slug} lab asks no prediction before a run of the preset ${JSON.stringify(presetName)}${withOne.length ? ` (presets that ask one: ${withOne.join(', ')})` : ' (none of its presets asks one)'}`);
+  }
   const file = await createAssignment({
     lab: lab.slug,
     trainer: lab.trainer,
@@ -83,6 +91,7 @@ async function main(argv: string[]) {
     due: values.due ?? null,
     instructions,
     exercises,
+    askPrediction: values.predict,
   });
   console.log(JSON.stringify(file, null, 1));
   console.error(
@@ -91,6 +100,7 @@ async function main(argv: string[]) {
       : `assign: the class shares seed ${String(file.settings.seed)} (locked): identical weights from two students are expected`,
   );
   if (file.due) console.error(`assign: due ${formatDue(file.due)}`);
+  if (asked) console.error(`assign: students are asked to predict, before their run: ${asked.prediction.question}… (graded as made or not made, never right or wrong)`);
   console.error(`assign: the students' link (after your site's address): ${assignmentLink(file)}`);
   const handIn = exercisesLink(file);
   if (handIn) console.error(`assign: where students hand in the exercises (${exercises.join(', ')}): ${handIn}`);

@@ -127,7 +127,7 @@ async function main() {
   }
   sandbox.dispose();
   const flagged = flagSharedWeights(rows, options.assignment);
-  process.stdout.write(gradesCsv(flagged, options.assignment.exercises ?? []));
+  process.stdout.write(gradesCsv(flagged, options.assignment.exercises ?? [], options.assignment.prediction !== undefined));
   if (options.gradebook) {
     const { file, format, roster } = options.gradebook;
     const entries = buildGradebook(flagged, options.assignment, roster);

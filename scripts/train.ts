@@ -2,7 +2,7 @@
  * npm run train -- <trainer> [--preset NAME] [--set key=value ...] [--seed N] [--steps N]
  *                  [--backend cpu|wasm] [--init FILE] [--save FILE]
  *                  [--reward FILE.js [--reward-weight W]] [--dataset FILE.jsonl]
- *                  [--assignment FILE --student NAME --submit FILE]
+ *                  [--assignment FILE --student NAME --submit FILE [--predict CHOICE]]
  *
  * Runs a trainer of lib/spec/registry.ts in Node and prints one JSON object per line: each step's metrics with
  * `step`, `kind` ('train' | 'eval') and `tensors` (tf.memory().numTensors). Evaluation lines carry `eval/accuracy`
@@ -16,7 +16,9 @@
  * With --assignment (the instructor's file, or the lab link saved to a file) the run starts from the assignment's
  * settings, and a flag that would change a locked setting is refused. --submit then writes a submission file, as
  * the lab's Submit button does, for the name given by --student. Under an assignment with per-student seeds
- * (lib/teach/seeds.ts) --student is required, training or not: the run's seed is that student's.
+ * (lib/teach/seeds.ts) --student is required, training or not: the run's seed is that student's. An assignment that
+ * asks a prediction takes it as --predict CHOICE (one of the question's choice ids), given before the run as on the
+ * page; without it the submission records none made.
  *
  * Every flag, name, value and path is checked before tfjs loads or training starts: a mistake costs one line on
  * stderr and exit code 2, never a stack trace or a lost run.
@@ -30,10 +32,11 @@ import { TRAINER_NAMES, TRAINERS } from '@/lib/spec/registry';
 import { errorMessage } from '@/lib/errors';
 import { checkSavePath, integerFlag, nodeBackendFlag, parseFlags, readFlagFile, UsageError } from './cli';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
+import { assignedPrediction, type SubmittedPrediction } from '@/lib/teach/prediction';
 import { EXTRAS_FLAGS, EXTRAS_USAGE, readExtras } from './extras';
 import { trainerAndPreset } from './trainer-flag';
 
-const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] ${EXTRAS_USAGE} [--assignment FILE --student NAME --submit FILE]`;
+const USAGE = `usage: npm run train -- <${TRAINER_NAMES.join('|')}> [--preset NAME] [--set key=value ...] [--seed N] [--steps N] [--backend cpu|wasm] [--init FILE] [--save FILE] ${EXTRAS_USAGE} [--assignment FILE --student NAME --submit FILE [--predict CHOICE]]`;
 
 function fail(message: string, code = 2): never {
   console.error(`train: ${message.split('\n')[0]}`);
@@ -55,6 +58,7 @@ async function parseCommandLine(argv: string[]) {
       assignment: { type: 'string' },
       student: { type: 'string' },
       submit: { type: 'string' },
+      predict: { type: 'string' },
       ...EXTRAS_FLAGS,
       help: { type: 'boolean', short: 'h' },
     },
@@ -111,13 +115,27 @@ async function parseCommandLine(argv: string[]) {
   }
   if (assignment && (values.reward !== undefined || values.dataset !== undefined)) throw new UsageError('--reward and --dataset cannot be used with --assignment: an assignment trains on its lab’s own reward and data');
   const save = values.save === undefined ? undefined : checkSavePath('save', values.save);
-  const submit = values.submit === undefined || !assignment || student === undefined ? undefined : { file: checkSavePath('submit', values.submit), student, assignment };
+  const prediction = await predictionFlag(assignment, values.predict);
+  const submit = values.submit === undefined || !assignment || student === undefined ? undefined : { file: checkSavePath('submit', values.submit), student, assignment, prediction };
   // Last: the reward file starts a sandbox, which every earlier refusal should not have to stop.
   const extras = await readExtras(name, values, config);
   return { name, overrides, backend, init, save, submit, extras };
 }
 
 const show = (value: FieldValue) => (typeof value === 'string' ? quoteInput(value) : String(value));
+
+/** What the submission says of the assignment's prediction: the choice given before the run, or none made. */
+async function predictionFlag(assignment: SharedAssignment | null, choice: string | undefined): Promise<SubmittedPrediction | undefined> {
+  const asked = assignment ? await assignedPrediction(assignment) : null;
+  if (!asked) {
+    if (choice !== undefined) throw new UsageError(assignment ? '--predict: this assignment asks no prediction' : '--predict needs --assignment: a prediction answers an assignment that asks one');
+    return undefined;
+  }
+  if (choice !== undefined && !asked.prediction.choices.some((c) => c.id === choice)) {
+    throw new UsageError(`--predict: ${JSON.stringify(choice)} is not a choice of "${asked.prediction.question}…" (choices: ${asked.prediction.choices.map((c) => `${c.id} = ${c.label}`).join('; ')})`);
+  }
+  return { claim: asked.id, choice: choice ?? null };
+}
 
 /** The assignment in `file` (its JSON, or the lab link saved as text), checked against its hash and the trainer. */
 async function readAssignment(file: string, trainer: string): Promise<SharedAssignment> {
@@ -174,7 +192,7 @@ async function main() {
     console.error(`train: saved ${options.save} (${bytes.length} bytes)`);
   }
   if (options.submit && state === 'done') {
-    const { file, student, assignment } = options.submit;
+    const { file, student, assignment, prediction } = options.submit;
     const submission = await buildSubmission({
       student,
       assignment,
@@ -183,6 +201,7 @@ async function main() {
       history: run.history,
       weights: await trainer.save(),
       environment: { backend, tfjs: tf.version.tfjs, runtime: `Node.js ${process.version} (${process.platform})` },
+      prediction,
     });
     fs.writeFileSync(file, JSON.stringify(submission));
     console.error(`train: submitted ${options.submit.file} for ${JSON.stringify(student)}`);

@@ -10,7 +10,9 @@ export default function TeachPage() {
       <h1>Make an assignment</h1>
       <p className="lede">
         Choose a lab and a preset, lock the settings students must keep, and set a goal that is measured on your own
-        held-out problems. You get a link for your students and an assignment file to keep. Students train in their
+        held-out problems. Where the preset has one, you can also ask for the prediction the lab poses before a run:
+        graded as made or not made before the run, never right or wrong. You get a link for your students and an
+        assignment file to keep. Students train in their
         browser and hand in a submission file; the <a href="/teach/grade/">grader</a> re-evaluates every
         checkpoint, so editing a number in the file gains nothing.
       </p>

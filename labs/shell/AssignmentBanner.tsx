@@ -12,6 +12,7 @@ import { Markdown } from '@/ui/Markdown';
 import type { Settings } from '@/ui/settings';
 import type { AssignmentView } from './useAssignment';
 import type { RunWeights } from './useLabWorker';
+import type { SubmittedPrediction } from '@/lib/teach/prediction';
 
 interface Props {
   view: AssignmentView;
@@ -22,10 +23,12 @@ interface Props {
   /** The student id typed here: under per-student seeds the lab trains on the seed it gives (LabShell sets it). */
   student: string;
   onStudentChange(student: string): void;
+  /** Under an assignment that asks a prediction: the one fixed when this run started (choice null: none made). */
+  prediction?: SubmittedPrediction;
 }
 
 /** An assignment's title, goal, due date and instructions above the lab, and Submit once the run has finished. */
-export function AssignmentBanner({ view, trainer, run, requestWeights, student, onStudentChange: setStudent }: Props) {
+export function AssignmentBanner({ view, trainer, run, requestWeights, student, onStudentChange: setStudent, prediction }: Props) {
   const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   if (view.error) return <p className="lab-error" role="alert">{view.error}</p>;
@@ -64,6 +67,7 @@ export function AssignmentBanner({ view, trainer, run, requestWeights, student, 
         history: run.history,
         weights: bytes,
         environment: { backend: run.backend ?? 'unknown', tfjs, runtime: navigator.userAgent.slice(0, 400) },
+        prediction,
       });
       const text = JSON.stringify(submission);
       if (text.length > MAX_SUBMISSION_BYTES) throw new Error(`the submission would be ${(text.length / 1e6).toFixed(1)} MB, over the ${MAX_SUBMISSION_BYTES / 1e6} MB a grader reads; train fewer steps`);
@@ -91,6 +95,19 @@ export function AssignmentBanner({ view, trainer, run, requestWeights, student, 
         <dd>{assignment.locked.length ? assignment.locked.join(', ') : 'nothing: every setting is yours to change'}</dd>
         <dt>Seed</dt>
         <dd>{ownSeeds ? (ownSeed === null ? 'your own, from your student id: type it below before you train' : `${ownSeed}, yours (from your student id)`) : `${String(assignment.settings.seed)}, the same for the whole class`}</dd>
+        {assignment.prediction !== undefined ? (
+          <>
+            <dt>Prediction</dt>
+            <dd>
+              {/* Fixed when the run started (LabShell), so it speaks of this run from then on. */}
+              {prediction && (run.state === 'running' || run.state === 'paused' || run.state === 'done')
+                ? prediction.choice === null
+                  ? 'asked, and not made before this run started: your hand-in records it as not made'
+                  : 'made before this run started: your hand-in records it (made, never graded right or wrong)'
+                : 'asked below, before you train: optional, but a run started without one is handed in as not made'}
+            </dd>
+          </>
+        ) : null}
       </dl>
       {overdue !== null ? (
         <p className="lab-error" role="alert">

@@ -5,6 +5,7 @@ import { progressActions } from '@/ui/useProgress';
 import { ownEntry, presetSettings, type FieldValue } from '@/lib/train/config';
 import { TRAINERS, trainerSettings, type TrainerName } from '@/lib/spec/registry';
 import { perStudentSeeds, studentSeed } from '@/lib/teach/seeds';
+import { handInPrediction } from '@/lib/teach/prediction';
 import { presetUnderAssignment } from './assignment';
 import { ActionsPanel } from './ActionsPanel';
 import { AssignmentBanner } from './AssignmentBanner';
@@ -66,6 +67,10 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
   // Under per-student seeds the run's seed follows the student id typed in the banner (again after a preset resets it).
   const [student, setStudent] = useState('');
   const ownSeed = assignment.assignment && perStudentSeeds(assignment.assignment) && student.trim() ? studentSeed(assignment.assignment.id, student) : null;
+  // The predictions fixed when the current run started: under an assignment that asks one, the hand-in records it.
+  const [runPicks, setRunPicks] = useState<Record<string, string>>({});
+  const askedClaim = assignment.assignment?.prediction;
+  const handedInPrediction = askedClaim === undefined ? undefined : handInPrediction(askedClaim, runPicks);
   useEffect(() => {
     if (ownSeed !== null && settings.seed !== ownSeed) setSettings((s) => ({ ...s, seed: ownSeed }));
   }, [ownSeed, settings.seed, setSettings]);
@@ -117,6 +122,7 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         requestWeights={lab.weights}
         student={student}
         onStudentChange={setStudent}
+        prediction={handedInPrediction}
       />
       <PredictionPanel
         trainer={trainer}
@@ -125,6 +131,8 @@ export function LabShell<N extends TrainerName>({ lab: definition }: { lab: LabD
         run={{ preset: runs.run.preset, settings: runs.run.settings, state: status.state, history: status.history }}
         schema={schema}
         presets={presets}
+        assigned={askedClaim}
+        onCommit={setRunPicks}
       />
       <LabToolbar
         state={status.state}

@@ -5,6 +5,9 @@
  * lab asks it, optionally: Train never waits for an answer. The answer is fixed when the run starts; once the run
  * finishes, the claim's own verdict (the function `npm run claims` checks it with) reads this run's log, and the box
  * says what the run measured, whether the claim held on this seed, on which seeds it is established, and why.
+ * Under an assignment that asks a prediction (`assigned`, a claim id) that question is asked whatever the preset, and
+ * the picks fixed at the run's start go to `onCommit`, which is what the hand-in records: a pick made later is the
+ * next run's.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Claim, Prediction, PredictionVerdict } from '@/lib/claims/types';
@@ -33,6 +36,14 @@ const OUTCOME_WORDS: Record<PredictionOutcome, string> = {
   unsettled: 'The claim did not hold on this run, so the run cannot settle your prediction.',
 };
 
+/**
+ * Whether the run went from `before` to `now` by starting afresh, the moment picks are fixed for it: running after
+ * idle, a finished or failed run, or a log that started again. A paused run resumed keeps the prediction it started with.
+ */
+export function startsFreshRun(before: { state: RunState; length: number }, now: { state: RunState; length: number }): boolean {
+  return now.state === 'running' && (before.state === 'idle' || before.state === 'done' || before.state === 'failed' || now.length < before.length);
+}
+
 export interface PredictionRun {
   /** The run's preset as it started, its settings, state and log. */
   preset: string;
@@ -41,7 +52,20 @@ export interface PredictionRun {
   history: LogLine[];
 }
 
-export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets }: { trainer: TrainerName; lab: string; formPreset: string; run: PredictionRun; schema: Schema; presets: PresetTable }) {
+interface PanelProps {
+  trainer: TrainerName;
+  lab: string;
+  formPreset: string;
+  run: PredictionRun;
+  schema: Schema;
+  presets: PresetTable;
+  /** The claim an assignment asks about, if it asks one. */
+  assigned?: string;
+  /** The picks fixed when a fresh run started, by claim id (empty when none was made). */
+  onCommit?(picks: Record<string, string>): void;
+}
+
+export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets, assigned, onCommit }: PanelProps) {
   const [claims, setClaims] = useState<readonly Claim[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -58,15 +82,16 @@ export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets
   useEffect(() => {
     const before = previous.current;
     previous.current = { state: run.state, length: run.history.length };
-    // A fresh run: running after idle, a finished or failed run, or a log that started again (a paused run resumed keeps its prediction).
-    const fresh = run.state === 'running' && (before.state === 'idle' || before.state === 'done' || before.state === 'failed' || run.history.length < before.length);
-    if (!fresh) return;
+    if (!startsFreshRun(before, previous.current)) return;
     setCommitted({ preset: run.preset, picks });
+    onCommit?.(picks);
     setPicks({});
-  }, [run.state, run.history.length, run.preset, picks]);
+  }, [run.state, run.history.length, run.preset, picks, onCommit]);
 
   if (!claims) return null;
-  const asked = predictionsFor(claims, formPreset);
+  const assignedClaim = assigned === undefined ? undefined : claims.find((c): c is Asked => c.id === assigned && Boolean(c.prediction));
+  const forPreset = predictionsFor(claims, formPreset);
+  const asked = assignedClaim && !forPreset.includes(assignedClaim) ? [assignedClaim, ...forPreset] : forPreset;
   const graded = committed && committed.preset === run.preset ? predictionsFor(claims, run.preset) : [];
   const live = run.state === 'running' || run.state === 'paused';
   if (asked.length === 0 && graded.length === 0) return null;
@@ -84,14 +109,16 @@ export function PredictionPanel({ trainer, lab, formPreset, run, schema, presets
       )}
       {live
         ? null
-        : asked.map((claim) => <Question key={claim.id} claim={claim} pick={picks[claim.id]} onPick={(choice) => setPicks((p) => ({ ...p, [claim.id]: choice }))} />)}
+        : asked.map((claim) => (
+            <Question key={claim.id} claim={claim} pick={picks[claim.id]} byAssignment={claim === assignedClaim} onPick={(choice) => setPicks((p) => ({ ...p, [claim.id]: choice }))} />
+          ))}
     </div>
   );
 }
 
 const labelOf = (prediction: Prediction, id: string) => prediction.choices.find((c) => c.id === id)?.label ?? id;
 
-function Question({ claim, pick, onPick }: { claim: Asked; pick: string | undefined; onPick(choice: string): void }) {
+function Question({ claim, pick, byAssignment, onPick }: { claim: Asked; pick: string | undefined; byAssignment: boolean; onPick(choice: string): void }) {
   const name = useId();
   const { prediction } = claim;
   return (
@@ -105,6 +132,11 @@ function Question({ claim, pick, onPick }: { claim: Asked; pick: string | undefi
           </label>
         ))}
       </div>
+      {byAssignment ? (
+        <p className="lab-predict-note lab-predict-assigned">
+          Your assignment asks for this prediction. It stays optional and Train does not wait, but your hand-in records whether you made it before the run started: one made later counts as not made. Your instructor sees whether you made it, never whether it was right.
+        </p>
+      ) : null}
       <p className="lab-predict-note">Train does not wait for an answer; after the run the lab grades this claim on it.</p>
     </fieldset>
   );

@@ -15,6 +15,7 @@ import { DueError, parseDue } from './due';
 import { goalRangeProblem } from './goal';
 import { SEEDINGS, type Seeding } from './seeds';
 import { createRng } from '@/lib/random';
+import { assignedPrediction, presetPrediction } from './prediction';
 
 /** The most exercises one assignment lists. */
 export const MAX_ASSIGNED_EXERCISES = 20;
@@ -62,6 +63,11 @@ export interface AssignmentCore {
   exercises?: string[];
   /** Version 2: how students' seeds are chosen (absent in version 1: the one seed in `settings`). */
   seeding?: Seeding;
+  /**
+   * The id of the claim whose prediction students are asked before their run (lib/claims; one the preset's runs ask),
+   * graded as made or not made (lib/teach/prediction.ts). Absent when none is asked, so older assignments keep their hash.
+   */
+  prediction?: string;
 }
 export interface SharedAssignment extends AssignmentCore {
   hash: string;
@@ -92,6 +98,7 @@ const core = z
     created: z.iso.datetime({ offset: true }),
     exercises: z.array(z.string().max(40)).min(1).max(MAX_ASSIGNED_EXERCISES).optional(),
     seeding: z.enum(SEEDINGS).optional(),
+    prediction: z.string().max(80).optional(),
   })
   .strict();
 const shared = core.extend({ hash: z.string().regex(SHA256_HEX) }).strict();
@@ -149,6 +156,15 @@ function checkContent(a: AssignmentCore): void {
   if (unmeasured !== null) throw new AssignmentError(`goal: ${unmeasured}`);
 }
 
+/** The check that loads the trainer's claims: an asked prediction must be one the preset's runs ask. */
+async function checkPrediction(a: AssignmentCore): Promise<void> {
+  try {
+    await assignedPrediction(a);
+  } catch (error) {
+    throw new AssignmentError(`prediction: ${(error as Error).message}`);
+  }
+}
+
 export interface AssignmentInput {
   lab: string;
   trainer: TrainerName;
@@ -167,6 +183,8 @@ export interface AssignmentInput {
   exercises?: string[];
   /** The seed of the exercise cases; drawn at random when not given (reissuing an assignment keeps its own). */
   exerciseSeed?: number;
+  /** Ask students the prediction the preset's runs offer (refused when the preset has none). */
+  askPrediction?: boolean;
 }
 
 /** Builds and hashes an assignment; throws an AssignmentError naming the first problem. */
@@ -189,6 +207,12 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
   if (goalProblem) throw new AssignmentError(`goal: ${goalProblem}`);
   // Locking seed is the instructor's choice of one seed for the class; otherwise every student gets their own.
   const seeding: Seeding = input.locked.includes('seed') ? 'locked' : 'per_student';
+  let prediction: string | undefined;
+  if (input.askPrediction) {
+    const asked = await presetPrediction(input.trainer, input.preset);
+    if (!asked) throw new AssignmentError(`prediction: the ${lab.slug} lab asks no prediction before a run of the preset ${quoteInput(input.preset)}; choose a preset that does, or ask none`);
+    prediction = asked.id;
+  }
   const id = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('');
   const draft = {
     format: ASSIGNMENT_FORMAT,
@@ -206,10 +230,12 @@ export async function createAssignment(input: AssignmentInput, now = new Date())
     created: now.toISOString(),
     ...(input.exercises && input.exercises.length > 0 ? { exercises: input.exercises } : {}),
     seeding,
+    ...(prediction !== undefined ? { prediction } : {}),
   };
   const parsed = core.safeParse(draft);
   if (!parsed.success) throw new AssignmentError(firstIssue(parsed.error));
   checkContent(parsed.data);
+  await checkPrediction(parsed.data);
   const grading = { eval_seed: input.evalSeed, eval_samples: input.evalSamples ?? 200, exercise_seed: input.exerciseSeed ?? crypto.getRandomValues(new Uint32Array(1))[0] };
   const checked = file.shape.grading.safeParse(grading);
   if (!checked.success) throw new AssignmentError(`grading: ${firstIssue(checked.error)}`);
@@ -229,6 +255,7 @@ async function verified<T extends SharedAssignment>(parsed: z.ZodSafeParseResult
   // The hash first: an edit is reported as one, whatever rule it also breaks.
   if ((await assignmentHash(parsed.data)) !== parsed.data.hash) throw new AssignmentError(`${what} was edited: its content does not match its hash`);
   checkContent(parsed.data);
+  await checkPrediction(parsed.data);
   return parsed.data;
 }
 

@@ -4,6 +4,7 @@
  * Numbers are written by this file, never taken from text.
  */
 import { statusText, type GradeRow } from './grade';
+import { predictionStatus, type PredictionMark } from './prediction';
 
 /**
  * seed: the seed in the run's config (under per-student seeds, the grader has checked it is the student's own);
@@ -14,19 +15,32 @@ export const CSV_HEADER = ['file', 'student', 'status', 'claimed', 'measured', '
 
 /**
  * The header for an assignment: CSV_HEADER, then, when it lists exercises, how many each file passed and one column
- * per exercise ("passed", "failed: …", "not handed in"). Without exercises the CSV is exactly as before.
+ * per exercise ("passed", "failed: …", "not handed in"); then, when it asks a prediction, `prediction` ("made", "not
+ * made", or "not made (<the malformed field>)") and `prediction_choice` (the choice, as information: never graded).
+ * Without either the CSV is exactly as before.
  */
-export function csvHeader(exerciseIds: readonly string[] = []): string[] {
-  return exerciseIds.length === 0 ? [...CSV_HEADER] : [...CSV_HEADER, 'exercises_passed', ...exerciseIds.map((id) => `exercise:${id}`)];
+export function csvHeader(exerciseIds: readonly string[] = [], asksPrediction = false): string[] {
+  const exercises = exerciseIds.length === 0 ? [] : ['exercises_passed', ...exerciseIds.map((id) => `exercise:${id}`)];
+  return [...CSV_HEADER, ...exercises, ...(asksPrediction ? PREDICTION_COLUMNS : [])];
 }
+export const PREDICTION_COLUMNS = ['prediction', 'prediction_choice'] as const;
+
+/** A made prediction's choice as the table and the CSV show it: its id, then the words the student picked. */
+export const choiceText = (m: PredictionMark) => (m.made ? `${m.choice}: ${m.label}` : '');
 
 /** A measured or claimed number as the table and the CSV print it: at most 4 decimals, '' for none. */
 export function gradeNumber(value: number | null): string {
   return value !== null && Number.isFinite(value) ? String(Number(value.toFixed(4))) : '';
 }
 
-/** A row's cells in csvHeader(exerciseIds) order, raw: numbers stay numbers (csvCell quotes text, never a number). */
-export function gradeRowCells(r: GradeRow, exerciseIds: readonly string[] = []): (string | number | null)[] {
+/** A row's cells in csvHeader(exerciseIds, asksPrediction) order, raw: numbers stay numbers (csvCell quotes text, never a number). */
+export function gradeRowCells(r: GradeRow, exerciseIds: readonly string[] = [], asksPrediction = false): (string | number | null)[] {
+  // An exercises file or one that never parsed has no prediction: empty cells, not "not made".
+  const prediction = asksPrediction ? (r.prediction ? [predictionStatus(r.prediction), choiceText(r.prediction)] : ['', '']) : [];
+  return [...runCells(r, exerciseIds), ...prediction];
+}
+
+function runCells(r: GradeRow, exerciseIds: readonly string[]): (string | number | null)[] {
   const cells = [r.file, r.student, statusText(r), r.claimed, r.measured, r.goalMet === null ? '' : r.goalMet ? 'yes' : 'no', r.flags.join('; '), r.seed === null ? '' : String(r.seed), r.submitted ?? '', r.received ?? ''];
   if (exerciseIds.length === 0) return cells;
   // A run submission (or a file that could not be read) has no exercise results: empty cells, not failures.
@@ -44,9 +58,9 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function gradesCsv(rows: GradeRow[], exerciseIds: readonly string[] = []): string {
-  const lines = rows.map((r) => gradeRowCells(r, exerciseIds).map(csvCell).join(','));
-  return `${[csvHeader(exerciseIds).join(','), ...lines].join('\n')}\n`;
+export function gradesCsv(rows: GradeRow[], exerciseIds: readonly string[] = [], asksPrediction = false): string {
+  const lines = rows.map((r) => gradeRowCells(r, exerciseIds, asksPrediction).map(csvCell).join(','));
+  return `${[csvHeader(exerciseIds, asksPrediction).join(','), ...lines].join('\n')}\n`;
 }
 
 export class CsvError extends Error {}

@@ -21,6 +21,9 @@
  *    `received`), that time decides; otherwise the student's own `submitted` time does, and the flag says it is
  *    self-reported (the student's clock: a hint, not proof).
  *  - ok.
+ *
+ * An assignment that asks a prediction also gets the row's `prediction`: made or not made (lib/teach/prediction.ts),
+ * never right or wrong, and nothing above depends on it.
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
 import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
@@ -35,6 +38,7 @@ import { goalMet, goalMetrics } from './goal';
 import { MAX_STUDENT_LENGTH, MAX_SUBMISSION_BYTES, submissionDigest, submissionSchema } from './submission';
 import { perStudentSeeds, studentKey, studentSeed, type Seeding } from './seeds';
 import { duration } from './due';
+import { assignedPrediction, markPrediction, type PredictionMark } from './prediction';
 
 /** The lab's own test set under the run's config, or held-out problems drawn with the instructor's seed. */
 export type { EvalSet };
@@ -66,6 +70,8 @@ export interface GradeRow {
   submitted: string | null;
   /** When the instructor's records say the file arrived (an LMS's upload times), if they were given. */
   received: string | null;
+  /** Under an assignment that asks a prediction, once the file parses: made or not made, and the choice. */
+  prediction?: PredictionMark;
   /** Files with byte-identical weights share a group number (1, 2, …), set by flagSharedWeights. */
   sameWeightsGroup?: number;
 }
@@ -153,6 +159,9 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   const parsed = submissionSchema.safeParse(json);
   if (!parsed.success) return invalid(firstIssue(parsed.error));
   const sub = parsed.data;
+  // Information beside the grade, read before anything can make the file invalid: the goal never reads it.
+  const asked = await assignedPrediction(assignment);
+  if (asked) row.prediction = markPrediction(sub.prediction, asked);
   row.submitted = sub.submitted;
   if (typeof sub.config.seed === 'number') row.seed = sub.config.seed;
   const { trainer, goal } = assignment;

@@ -4,14 +4,16 @@
  * the latest file that could be graded counts, by the time it was received when the instructor gave upload times,
  * else by its self-reported time; files that could not be graded are listed, never counted. The score is numeric:
  * 100 × points / possible, one point for the lab's goal met and one per exercise passed (a tampered file scores 0 for
- * its part). Lateness is reported, not deducted: the policy is the instructor's. No tfjs.
+ * its part). Lateness is reported, not deducted: the policy is the instructor's. A prediction the assignment asks is
+ * reported as made or not made with the counted run, and scores nothing either way. No tfjs.
  */
 import { TRAINERS } from '@/lib/spec/registry';
 import { csvCell, csvRecords, CsvError } from './csv';
 import type { AssignmentFile } from './assignment';
 import { formatDue } from './due';
 import { formatGoal } from './goal';
-import { gradeNumber } from './csv';
+import { choiceText, gradeNumber, PREDICTION_COLUMNS } from './csv';
+import { predictionStatus } from './prediction';
 import { statusText, type GradeRow } from './grade';
 import { studentKey } from './seeds';
 
@@ -94,6 +96,12 @@ function exerciseFeedback(r: GradeRow, ids: readonly string[]): string {
   return `Exercises: ${passed} of ${ids.length} passed.${failing.length > 600 ? `${failing.slice(0, 600)}…` : failing}`;
 }
 
+/** Whether the counted run came with a prediction, and which: never whether it was right. */
+function predictionFeedback(m: NonNullable<GradeRow['prediction']>): string {
+  if (m.made) return `Prediction: made before your run (you chose “${m.label}”); only whether you made it is recorded.`;
+  return `Prediction: not made before your run${m.problem ? ` (${m.problem})` : ''}.`;
+}
+
 /** One entry per student (roster order first, then students not on it), from graded rows. */
 export function buildGradebook(rows: GradeRow[], assignment: AssignmentFile, roster: RosterEntry[] | null = null): GradebookEntry[] {
   const ids = assignment.exercises ?? [];
@@ -117,6 +125,7 @@ export function buildGradebook(rows: GradeRow[], assignment: AssignmentFile, ros
     const late = [lab, exercises].some((r) => r?.status === 'late');
     const parts = [lab ? labFeedback(lab, assignment) : 'Lab: no gradable run handed in.'];
     if (ids.length > 0) parts.push(exercises ? exerciseFeedback(exercises, ids) : 'Exercises: no gradable file handed in.');
+    if (assignment.prediction !== undefined && lab?.prediction) parts.push(predictionFeedback(lab.prediction));
     const invalid = list.filter((r) => r.status === 'invalid');
     if (invalid.length > 0) parts.push(`Not gradable: ${invalid.map((r) => `${r.file} (${statusText(r).slice(0, 120)})`).join('; ')}.`);
     if (late) parts.push(`Late${assignment.due ? ` (due ${formatDue(assignment.due)})` : ''}: ${[lab, exercises].flatMap((r) => r?.flags.filter((f) => f.startsWith('late by')) ?? []).join('; ')}.`);
@@ -147,7 +156,9 @@ export type GradebookFormat = (typeof GRADEBOOK_FORMATS)[number];
  *    item (`score`) and to its feedback (`feedback`); other columns are left unmapped.
  *  - canvas: Canvas's gradebook layout, `Student,ID,SIS User ID,SIS Login ID,Section,<title>`, with the student id in
  *    SIS User ID and the score in the assignment's column (named by the title; Canvas offers to create it).
- * Scores are 0–100; an empty score is a student on the roster who handed nothing in.
+ * Scores are 0–100; an empty score is a student on the roster who handed nothing in. When the assignment asks a
+ * prediction, the moodle layout ends with `prediction` and `prediction_choice` from the run that counts (left
+ * unmapped on import: information, not a grade).
  */
 export function gradebookCsv(entries: GradebookEntry[], assignment: AssignmentFile, format: GradebookFormat = 'moodle'): string {
   const score = (e: GradebookEntry) => (e.score === null ? '' : String(e.score));
@@ -157,7 +168,8 @@ export function gradebookCsv(entries: GradebookEntry[], assignment: AssignmentFi
     return `${[header.map(csvCell).join(','), ...lines].join('\n')}\n`;
   }
   const ids = assignment.exercises ?? [];
-  const header = ['id', 'name', 'score', 'lab_status', 'measured', 'goal_met', 'exercises_passed', 'late', 'files', 'on_roster', 'feedback'];
+  const asksPrediction = assignment.prediction !== undefined;
+  const header = ['id', 'name', 'score', 'lab_status', 'measured', 'goal_met', 'exercises_passed', 'late', 'files', 'on_roster', 'feedback', ...(asksPrediction ? PREDICTION_COLUMNS : [])];
   const lines = entries.map((e) =>
     [
       csvCell(e.id),
@@ -171,6 +183,7 @@ export function gradebookCsv(entries: GradebookEntry[], assignment: AssignmentFi
       csvCell(e.files.join('; ')),
       e.onRoster ? 'yes' : 'no',
       csvCell(e.feedback),
+      ...(asksPrediction ? [csvCell(e.lab?.prediction ? predictionStatus(e.lab.prediction) : ''), csvCell(e.lab?.prediction ? choiceText(e.lab.prediction) : '')] : []),
     ].join(','),
   );
   return `${[header.join(','), ...lines].join('\n')}\n`;

@@ -10,6 +10,7 @@ import type { LogLine } from '@/lib/train/run';
 import type { TrainerName } from '@/lib/spec/registry';
 import { canonicalJson, SHA256_HEX, sha256Hex, toBase64 } from './canonical';
 import type { SharedAssignment } from './assignment';
+import type { SubmittedPrediction } from './prediction';
 
 export const SUBMISSION_FORMAT = 'agentic-rl-lab/submission';
 /** Checked before a file is read. The lab's weights are ~150 KB in base64; 40,000 logged steps are ~5 MB. */
@@ -29,6 +30,11 @@ export interface Submission {
   weights: { format: 'arlw'; sha256: string; data: string };
   environment: { backend: string; tfjs: string; runtime: string };
   submitted: string;
+  /**
+   * Only under an assignment that asks a prediction: the claim and the choice the lab fixed when this run started
+   * (null: none made before it). Absent from older files, which read as before; graded as made or not made.
+   */
+  prediction?: SubmittedPrediction;
   /** SHA-256 of the canonical JSON of every other field. */
   digest: string;
 }
@@ -57,6 +63,9 @@ export const submissionSchema = z
     weights: z.object({ format: z.literal('arlw'), sha256: z.string().regex(SHA256_HEX), data: z.string().max(MAX_WEIGHTS_BASE64) }).strict(),
     environment: z.object({ backend: z.string().max(40), tfjs: z.string().max(40), runtime: z.string().max(400) }).strict(),
     submitted: z.iso.datetime({ offset: true }),
+    // Read by lib/teach/prediction.ts's markPrediction: a malformed prediction is reported by name and counts as not
+    // made, while the run it came with still grades.
+    prediction: z.unknown().optional(),
     digest: z.string().regex(SHA256_HEX),
   })
   .strict();
@@ -76,6 +85,8 @@ export interface SubmissionParts {
   environment: Submission['environment'];
   trainer: TrainerName;
   submitted?: Date;
+  /** Under an assignment that asks a prediction: what was fixed when the run started. */
+  prediction?: SubmittedPrediction;
 }
 
 /** Builds a submission with both hashes; its JSON text is what the student hands in. */
@@ -96,6 +107,7 @@ export async function buildSubmission(parts: SubmissionParts): Promise<Submissio
     weights: { format: 'arlw' as const, sha256: await sha256Hex(parts.weights), data: toBase64(parts.weights) },
     environment: parts.environment,
     submitted: (parts.submitted ?? new Date()).toISOString(),
+    ...(parts.prediction ? { prediction: parts.prediction } : {}),
   };
   return { ...body, digest: await submissionDigest(body) };
 }

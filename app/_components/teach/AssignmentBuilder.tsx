@@ -13,6 +13,7 @@ import { exercises } from '@/content/exercises';
 import { GOAL_OPS, goalMetrics, parseGoal, type GoalOp } from '@/lib/teach/goal';
 import { ownEntry, presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/spec/registry';
+import { PredictionOption, usePresetPrediction } from './PredictionOption';
 
 /** UTC-12:00 to UTC+14:00 in quarter hours: every offset in use. */
 const OFFSETS = Array.from({ length: (840 + 720) / 15 + 1 }, (_, i) => -720 + 15 * i);
@@ -21,7 +22,7 @@ const FIRST_LAB = labNamed('grpo') ? 'grpo' : labs[0].slug;
 
 /**
  * The instructor's form: a lab, a preset, settings (some locked), a goal, an evaluation seed, a due date with its time
- * zone, instructions, and code exercises to hand in too. It makes nothing while a field shows an error, and it opens
+ * zone, instructions, code exercises to hand in too, and the preset's prediction where it has one. It makes nothing while a field shows an error, and it opens
  * an existing assignment file to edit and reissue it.
  */
 export function AssignmentBuilder() {
@@ -53,6 +54,8 @@ export function AssignmentBuilder() {
   const [opened, setOpened] = useState<string | null>(null);
   const [instructions, setInstructions] = useState('');
   const [chosenExercises, setChosenExercises] = useState<string[]>([]);
+  const [askPrediction, setAskPrediction] = useState(false);
+  const presetAsks = usePresetPrediction(trainer, preset);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<AssignmentFile | null>(null);
   const fields = useMemo(() => Object.keys(schema), [schema]);
@@ -96,6 +99,7 @@ export function AssignmentBuilder() {
       }
       setInstructions(a.instructions);
       setChosenExercises(a.exercises ?? []);
+      setAskPrediction(a.prediction !== undefined);
       setExerciseSeed(a.grading.exercise_seed);
       setFieldProblems({});
       setFormKey((k) => k + 1);
@@ -137,6 +141,8 @@ export function AssignmentBuilder() {
         // In the catalogue's order, whatever order they were ticked in.
         exercises: exercises.map((e) => e.id as string).filter((id) => chosenExercises.includes(id)),
         exerciseSeed,
+        // A box ticked for an earlier preset is not carried to one that asks nothing.
+        askPrediction: askPrediction && presetAsks !== null,
       });
       setMade(file);
     } catch (e) {
@@ -292,6 +298,8 @@ export function AssignmentBuilder() {
           ))}
         </fieldset>
 
+        <PredictionOption asked={presetAsks} preset={preset} checked={askPrediction} onChange={setAskPrediction} />
+
         <fieldset>
           <legend>Instructions (Markdown: paragraphs, lists, **bold**, *italic*, `code`, links)</legend>
           <textarea aria-label="Instructions" rows={6} maxLength={ASSIGNMENT_LIMITS.instructions} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
@@ -348,6 +356,7 @@ export function AssignmentBuilder() {
           <p>
             {made.due ? `Due ${formatDue(made.due)}. ` : 'No due date. '}
             {made.seeding === 'per_student' ? 'Each student trains on their own seed (from their student id): ask them to type the id your roster uses.' : `The class shares seed ${String(made.settings.seed)}.`}
+            {made.prediction !== undefined ? ' Students are asked to predict before their run; the grader shows whether each made it.' : ''}
           </p>
           <p className="setting-help">Keep the assignment file: grading needs it, and it holds your evaluation seed and the seed of the exercise cases.</p>
         </section>

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { predictionStatus } from '@/lib/teach/prediction';
 import { csvHeader, gradeNumber, gradeRowCells, gradesCsv } from '@/lib/teach/csv';
 import { flagSharedWeights, invalidRow, type GradeRow } from '@/lib/teach/grade';
 import { formatGoal } from '@/lib/teach/goal';
@@ -159,8 +160,9 @@ export function Grader() {
   const rows = flagSharedWeights(done.map((e) => e.row!), assignment ?? undefined);
   const rowOf = new Map(done.map((e, i) => [e.id, rows[i]]));
   const exerciseIds = assignment?.exercises ?? [];
-  const header = csvHeader(exerciseIds);
-  const exportCsv = () => downloadText(gradesCsv(rows, exerciseIds), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
+  const asksPrediction = assignment?.prediction !== undefined;
+  const header = csvHeader(exerciseIds, asksPrediction);
+  const exportCsv = () => downloadText(gradesCsv(rows, exerciseIds, asksPrediction), `grades-${assignment?.id ?? 'assignment'}.csv`, 'text/csv');
   const book = assignment ? buildGradebook(rows, assignment, roster) : [];
   const exportGradebook = (format: GradebookFormat) => assignment && downloadText(gradebookCsv(book, assignment, format), `gradebook-${format}-${assignment.id}.csv`, 'text/csv');
   const counts = (['ok', 'late', 'tampered', 'invalid'] as const).map((status) => `${rows.filter((r) => r.status === status).length} ${status}`).join(', ');
@@ -193,6 +195,7 @@ export function Grader() {
             {assignment.due ? `, due ${formatDue(assignment.due)}` : ''}.
             {assignment.seeding === 'per_student' ? ' Each student trains on their own seed: identical weights from two students mean a copy.' : ' One seed for the class: honest runs can have identical weights.'}
             {exerciseIds.length > 0 ? ` Code exercises: ${exerciseIds.join(', ')} (drop their exercise submission files here too).` : ''}
+            {asksPrediction ? ' It asks a prediction before the run: each row says whether it was made before the run started, and the choice, never whether it was right; the score does not depend on it.' : ''}
           </p>
         ) : null}
         {restored ? <p className="lab-notice">{restored}</p> : null}
@@ -281,7 +284,7 @@ export function Grader() {
                 const row = rowOf.get(entry.id);
                 // The CSV's cells, as text (React escapes every string from a file); a row still grading shows so.
                 const cells = row
-                  ? gradeRowCells(row, exerciseIds).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c))
+                  ? gradeRowCells(row, exerciseIds, asksPrediction).map((c) => (typeof c === 'number' || c === null ? gradeNumber(c) : c))
                   : header.map((column) => (column === 'file' ? entry.name : column === 'status' ? 'grading…' : ''));
                 return (
                   <tr key={entry.id} className={row ? `grade-${row.status}` : undefined}>
@@ -299,7 +302,10 @@ export function Grader() {
       {book.length > 0 ? (
         <section className="lab-section">
           <h2>3. Per student</h2>
-          <p className="setting-help">What each student gets back: the measured figure, on how many held-out problems, the goal, and the first exercise case that failed.</p>
+          <p className="setting-help">
+            What each student gets back: the measured figure, on how many held-out problems, the goal, and the first exercise case that failed
+            {asksPrediction ? ', and whether they made the prediction' : ''}.
+          </p>
           <div className="grade-scroll" tabIndex={0} role="region" aria-label="Gradebook, scrollable">
             <table className="grade-table" aria-label="Gradebook">
               <thead>
@@ -308,6 +314,7 @@ export function Grader() {
                   <th scope="col">name</th>
                   <th scope="col">score</th>
                   <th scope="col">late</th>
+                  {asksPrediction ? <th scope="col">prediction</th> : null}
                   <th scope="col">feedback</th>
                 </tr>
               </thead>
@@ -318,6 +325,7 @@ export function Grader() {
                     <td>{e.name}</td>
                     <td>{e.score === null ? 'nothing handed in' : e.score}</td>
                     <td>{e.late ? 'yes' : 'no'}</td>
+                    {asksPrediction ? <td>{e.lab?.prediction ? predictionStatus(e.lab.prediction) : ''}</td> : null}
                     <td>{e.feedback}</td>
                   </tr>
                 ))}

@@ -28,6 +28,8 @@ const rowSchema = z.object({
   submitted: z.string().max(40).nullable(),
   received: z.string().max(40).nullable(),
   sameWeightsGroup: z.number().optional(),
+  // Kept so a reload still shows made / not made (zod would otherwise drop the field).
+  prediction: z.object({ made: z.boolean(), choice: z.string().max(40).nullable(), label: text.nullable(), problem: text }).optional(),
 });
 const storedSchema = z.object({ assignment: z.string().max(400_000), rows: z.array(rowSchema).max(5000), received: z.record(z.string().max(300), z.string().max(40)).optional(), savedAt: z.string().max(40) });
 

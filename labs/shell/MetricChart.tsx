@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { LogLine } from '@/lib/train/run';
 import type { Settings } from '@/ui/settings';
@@ -108,6 +108,26 @@ const DASHES = [undefined, '6 3', '2 2'];
 const MAX_CHART_POINTS = 600;
 /** A chart redraws at most this often while a run logs (its table and the status line follow every line). */
 const MIN_REDRAW_MS = 400;
+/**
+ * A chart out of the viewport redraws at most this often, and at once when it scrolls into view. Redrawing the charts
+ * nobody sees every 400 ms kept a lab's main thread busy about half the run on a 2-core machine, CPU the training
+ * worker lost (issue 50: the GRPO lab took 1.5× as long as the same loop in a bare worker, which matches Node); a
+ * reader sees every chart they look at as often as before, and one off screen is never more than 3 s behind.
+ */
+const OFFSCREEN_REDRAW_MS = 3000;
+
+/** Whether `element` is in (or near) the viewport; true where IntersectionObserver is missing, so such a chart always draws. */
+function useInView(element: RefObject<HTMLElement | null>): boolean {
+  const [inView, setInView] = useState(true);
+  useEffect(() => {
+    const el = element.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)), { rootMargin: '200px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [element]);
+  return inView;
+}
 /** The data table shows this many rows at a time (an imported run can have 40,000 steps). */
 const TABLE_PAGE_ROWS = 100;
 
@@ -235,6 +255,8 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
   // meanwhile join the next drawing.
   const [shown, setShown] = useState({ rows: plotRows, lines: plotLines });
   const lastDrawn = useRef(0);
+  const figure = useRef<HTMLElement>(null);
+  const inView = useInView(figure);
   useEffect(() => {
     if (shown.rows === plotRows && shown.lines === plotLines) return;
     let current = true;
@@ -244,15 +266,15 @@ export function MetricChart({ spec, runs }: { spec: ChartSpec; runs: ChartRun[] 
         lastDrawn.current = performance.now();
         flushSync(() => setShown({ rows: plotRows, lines: plotLines }));
       });
-    const timer = setTimeout(draw, Math.max(0, lastDrawn.current + MIN_REDRAW_MS - performance.now()));
+    const timer = setTimeout(draw, Math.max(0, lastDrawn.current + (inView ? MIN_REDRAW_MS : OFFSCREEN_REDRAW_MS) - performance.now()));
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [plotRows, plotLines, shown]);
+  }, [plotRows, plotLines, shown, inView]);
 
   return (
-    <figure className="metric-chart" aria-label={spec.title}>
+    <figure ref={figure} className="metric-chart" aria-label={spec.title}>
       <figcaption>
         {spec.title}
         {plotted.stride > 1 ? <span className="metric-chart-thinned"> (every {everyNth(plotted.stride)} {stepTitle} drawn; the table has all)</span> : null}

@@ -74,19 +74,28 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
   const { trainer } = started;
   trainer.onPhase?.((phase) => post({ type: 'phase', runId, phase }));
   if (started.backend) post({ type: 'backend', backend: started.backend.backend, fallbacks: started.backend.fallbacks, sampler: await samplerOf(trainer.model) });
-  const samples = throttledSamples((step, data) => post({ type: 'samples', runId, step, data } as FromWorker), trainer.config.max_steps);
-  const run = new TrainingRun(trainer, {
+  const samples = throttledSamples(
+    () => trainer.inspect(),
+    (step, data) => post({ type: 'samples', runId, step, data } as FromWorker),
+    trainer.config.max_steps,
+  );
+  const run: TrainingRun = new TrainingRun(trainer, {
     maxSteps: trainer.config.max_steps,
     evalEvery: trainer.config.eval_steps,
     onLog: (line) => post({ type: 'log', runId, line }),
     afterStep: async (step) => {
-      const data = await trainer.inspect();
-      if (data !== null) samples.offer(step, data);
+      await samples.offer(step);
+      // A step that ends after a pause was asked for is the one the paused run shows.
+      if (run.state !== 'running') await samples.flush();
       if (session?.pendingSwitch) await moveTo(session, session.pendingSwitch);
     },
     onState: (state, error) => {
-      if (state !== 'running') samples.flush(); // a paused or ended run shows its last step
       post({ type: 'state', runId, state, error });
+      // A paused or finished run shows its last step. The held step is read now (throttledSamples), so in the queue,
+      // where no resume or reset runs meanwhile, and once no step is in flight: the model is as that step left it. (A
+      // trainer that parks mid-step at a pause point has steps far longer than the throttle's interval: none is held.)
+      // Not after a failure or a reset: the model then holds a diverged or dropped step.
+      if (state === 'paused' || state === 'done') queue = queue.then(() => run.whenIdle()).then(() => (session?.run === run ? samples.flush() : undefined)).catch(() => undefined);
     },
   });
   session = { runId, run, started, finished: Promise.resolve(), pendingSwitch: null };

@@ -10,6 +10,7 @@ import type { ActionResult } from '@/lib/train/trainer';
 import type { SandboxOutcome } from '@/lib/sandbox/outcome';
 import type { Dataset } from '@/lib/tasks/dataset';
 import type { FromProbe, FromWorker, Sampler, ToProbe, ToWorker } from './protocol';
+import { coalescedRenders } from './coalesced-renders';
 import { RunClock } from './progress';
 import { keepSample } from './sampleHistory';
 
@@ -81,11 +82,14 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
   // (runMachine.ts) hears each change of the run's state here, with the history and error it ended with.
   const latest = useRef<LabWorkerState<N>>(status);
   const stateListeners = useRef(new Set<(status: LabWorkerState<N>) => void>());
-  const setStatus = (change: LabWorkerState<N> | ((s: LabWorkerState<N>) => LabWorkerState<N>)) => {
+  const [renders] = useState(() => coalescedRenders(setStatusState));
+  /** `soon`: a step's log line or samples, rendered with the others of the next quarter second (coalesced-renders.ts). */
+  const setStatus = (change: LabWorkerState<N> | ((s: LabWorkerState<N>) => LabWorkerState<N>), soon = false) => {
     const before = latest.current;
     const next = typeof change === 'function' ? change(before) : change;
     latest.current = next;
-    setStatusState(next);
+    if (soon) renders.soon(next);
+    else renders.now(next);
     if (next.state !== before.state) stateListeners.current.forEach((listener) => listener(next));
   };
   /** The caller waiting for the run's weights (a submission), answered by the worker's 'weights' or 'error'. */
@@ -177,6 +181,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
         probeRequest.current = null;
         startProbe(request, message.runId, margin);
       }
+      const soon = message.type === 'log' || message.type === 'samples' || message.type === 'phase';
       setStatus((s) => {
         switch (message.type) {
           case 'backend':
@@ -196,7 +201,7 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
           case 'error':
             return { ...s, state: s.state === 'running' || s.state === 'idle' ? 'failed' : s.state, error: message.message };
         }
-      });
+      }, soon);
     };
     w.onerror = (event) => setStatus((s) => ({ ...s, state: 'failed', error: `The training worker crashed: ${event.message || 'unknown error'}` }));
     worker.current = w;
@@ -207,8 +212,9 @@ export function useLabWorker<N extends TrainerName>(trainer: N) {
     return () => {
       worker.current?.terminate();
       stopProbe();
+      renders.dispose();
     };
-  }, [spawn]);
+  }, [spawn, renders]);
 
   const send = (message: ToWorker) => worker.current?.postMessage(message);
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { TrainingRun, type Metrics, type StepTrainer } from '@/lib/train/run';
+import { describe, expect, it, vi } from 'vitest';
+import { nextTask, TrainingRun, type Metrics, type StepTrainer } from '@/lib/train/run';
 
 /** A trainer whose "loss" follows a script, so the loop's behaviour can be checked exactly. */
 function scripted(losses: number[], options: { slow?: boolean } = {}): StepTrainer & { steps: number; evals: number; disposed: boolean } {
@@ -79,6 +79,29 @@ describe('TrainingRun', () => {
     expect(await finished).toBe('stopped');
     expect(trainer.steps).toBeLessThan(100);
     expect(run.history).toHaveLength(trainer.steps);
+  });
+
+  it('turns the event loop between steps without a timer (issue 50: browsers clamp nested timers to 4 ms a step)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    try {
+      // With timers faked and never advanced, a loop that waited on setTimeout would never end.
+      const run = new TrainingRun(scripted(Array(50).fill(1)), { maxSteps: 50, evalEvery: 10 });
+      expect(await run.run()).toBe('done');
+      expect(run.history.filter((l) => l.kind === 'train')).toHaveLength(50);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('nextTask lets a message already queued in before it resolves, as a pause needs', async () => {
+    const order: string[] = [];
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => order.push('message');
+    port2.postMessage(null);
+    await nextTask();
+    order.push('turn');
+    port1.close();
+    expect(order).toEqual(['message', 'turn']);
   });
 
   it('refuses a bad step count and a second run()', async () => {

@@ -1,23 +1,19 @@
 'use client';
 
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect } from 'react';
 
 declare global {
   interface Window {
-    __arlBoot?: { boot(): void; committed(): void; hydrated(): void; booted(): boolean; live(): boolean; pending(): number };
+    __arlBoot?: { boot(): void; hydrated(): void; booted(): boolean; live(): boolean; pending(): number };
   }
 }
 
 /**
- * Tells the deferred boot (deferred-boot.ts) that React has hydrated the page, twice. The layout effect runs inside the
- * commit that hydrates the root, before the browser can deliver another event: from then on a press on the page is
- * React's to hear, and the boot script must not press it again (a press that makes React hydrate on the spot also
- * commits, and so reports, before React's handler runs). The passive effect runs after every effect of the page (the
- * root layout's come last), the islands' listeners among them: the page is live, and what the reader did before is
- * done again.
+ * Tells the deferred boot (deferred-boot.ts) that React has hydrated the page's root: placed after the page in the
+ * root layout, its effect runs once the whole root has hydrated and every effect before it (the islands' listeners
+ * among them) has run. Regions that hydrate later say so themselves (`data-boot-pending`).
  */
 export function BootSignal() {
-  useLayoutEffect(() => window.__arlBoot?.committed(), []);
   useEffect(() => window.__arlBoot?.hydrated(), []);
   return null;
 }

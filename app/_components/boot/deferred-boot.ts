@@ -27,8 +27,8 @@
  *
  * How this script knows what is React's, through public signals only (no React or Next.js private field is read):
  * - The page's root is React's once BootSignal, in the root layout, reports from its effect (`hydrated`): the root's
- *   passive effects run after the whole root has hydrated and after every effect below it (the islands' listeners
- *   among them). The page is then live.
+ *   passive effects run once the whole root has hydrated, and BootSignal's after every effect of the page before it (the
+ *   islands' listeners among them). The page is then live.
  * - A region that hydrates after the root (a Suspense boundary whose code or HTML comes later: a lab on its own page,
  *   whose code is a chunk of its own) says so itself: its root element carries `data-boot-pending` from the server's
  *   HTML until its own effect has run (the lab's, once it has read the settings in its address), and it is React's
@@ -44,7 +44,8 @@
  *   after this one), and the press is done again once. React never hears a press twice, and the script never has to
  *   guess whether it did: React hydrates on the spot to deliver a press that lands while it hydrates, so letting
  *   presses through made "heard by React, and pressed again" possible ("Mark chapter as completed" toggled back in
- *   CI), and deciding from a page-wide report that React had heard one lost the presses on regions that hydrate later.
+ *   CI), and deciding from a page-wide report that React had heard one would drop the presses on a region hydrated
+ *   later (an island's button pressed while the page hydrated on the spot).
  *   A submit button's default is prevented too, so that the browser does not send its form to the address bar.
  * - A field's value, a checkbox or radio, a chosen file are set again so that React's onChange sees them (through
  *   React's value tracker: it is given another value first), then committed as the reader did (Enter, or leaving the

@@ -133,28 +133,68 @@ test('a toggle pressed before the page is live is pressed once: "Mark chapter as
   await expect(page.getByRole('button', { name: /Chapter completed/ })).toHaveAttribute('aria-pressed', 'true');
 });
 
-test('a press React hears in the moment before the page reports it is live is not pressed again', async ({ page }) => {
-  // React hydrates a moment before BootSignal's effect reports it: a press then is heard by React and recorded by the
-  // boot script too. Holding the report opens that moment wide; a replay would toggle the chapter back.
-  await trackProseLayout(page);
-  await page.goto('/chapters/ppo/');
-  await scrollIntoViewSettled(page.locator('.complete-toggle'));
-  await page.evaluate(() => {
-    const boot = (window as unknown as { __arlBoot: { hydrated(): void } }).__arlBoot;
-    const report = boot.hydrated;
-    boot.hydrated = () => Object.assign(window, { __reportLive: report });
+test('a press that lands while React hydrates is held from it and pressed once, after the page is live', async ({ page }) => {
+  // React hydrates the page in slices of a few milliseconds; a press in between would make it hydrate on the spot and
+  // deliver the press, and the replay would press again (in CI "Mark chapter as completed" was toggled back). The test
+  // presses "Mark chapter as completed" in the first task after React has put its listeners on the document
+  // (hydrateRoot(document) adds its bubble-phase click listener; the boot script and the theme toggle listen before
+  // the framework's code has run), and records, each time React's click listener runs, whether the page was live: the
+  // boot script holds every press made before then, so React must never run a click listener before it.
+  await page.addInitScript(() => {
+    type Boot = { live(): boolean };
+    const w = window as unknown as { next?: unknown; __arlBoot?: Boot; __liveAtClick: boolean[]; __pressedLive?: boolean };
+    w.__liveAtClick = [];
+    const add = EventTarget.prototype.addEventListener;
+    EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+      const capture = options === true || (typeof options === 'object' && options?.capture === true);
+      if (this === document && type === 'click' && !capture && w.next !== undefined && typeof listener === 'function') {
+        const react = listener;
+        listener = function (this: unknown, event: Event) {
+          w.__liveAtClick.push(w.__arlBoot!.live());
+          return react.call(this, event);
+        };
+        if (w.__pressedLive === undefined) {
+          setTimeout(() => {
+            w.__pressedLive = w.__arlBoot!.live();
+            document.querySelector<HTMLButtonElement>('.complete-toggle button')!.click();
+          });
+        }
+      }
+      return add.call(this, type, listener, options);
+    };
   });
+  await page.goto('/chapters/ppo/');
+  expect((await state(page)).booted).toBe(false);
   await page.mouse.move(12, 9); // the reader reaches for the page: it boots
-  const toggle = page.locator('.complete-toggle button');
-  await page.waitForFunction(() => typeof (window as { __reportLive?: unknown }).__reportLive === 'function');
-  expect(await toggle.evaluate((el) => Object.keys(el).some((k) => k.startsWith('__reactProps$'))), 'React has the button').toBe(true);
-  expect(await state(page)).toMatchObject({ live: false });
-  await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
-  await page.evaluate(() => (window as unknown as { __reportLive(): void }).__reportLive());
+  await page.waitForFunction(() => (window as unknown as { __pressedLive?: boolean }).__pressedLive !== undefined);
   await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live() && (window as unknown as BootWindow).__arlBoot.pending() === 0);
+  await page.waitForTimeout(300);
+  const toggle = page.locator('.complete-toggle button');
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');
   await expect(toggle).toHaveText('✓ Chapter completed');
+  const live = await page.evaluate(() => (window as unknown as { __liveAtClick: boolean[] }).__liveAtClick);
+  expect(live, 'React heard the press once, replayed once the page was live').toEqual([true]);
+  const pressedLive = await page.evaluate(() => (window as unknown as { __pressedLive: boolean }).__pressedLive);
+  test.info().annotations.push({ type: 'pressed', description: pressedLive ? 'after the page was live' : 'while React was hydrating' });
+});
+
+test('a quiz choice picked before the page is live is still picked once its island wakes, and can be checked', async ({ page }) => {
+  // A quiz is an island (a React root of its own that hydrates when the reader comes to it): the choice stays ticked
+  // in the page's HTML and the quiz reads it on mount, so "Check answer" (disabled in the server's HTML) enables.
+  await trackProseLayout(page);
+  const release = await holdFrameworkCode(page);
+  await page.goto('/chapters/grpo/', { waitUntil: 'domcontentloaded' });
+  const quiz = page.locator('form.quiz').first();
+  await scrollIntoViewSettled(quiz);
+  await quiz.locator('.quiz-choice input[type=radio]').nth(1).check();
+  expect(await state(page)).toMatchObject({ booted: true, live: false });
+  await expect(quiz.getByRole('button', { name: 'Check answer' })).toBeDisabled();
+  release();
+  await page.waitForFunction(() => (window as unknown as BootWindow).__arlBoot.live());
+  await expect(page.locator('.island').filter({ has: page.locator('form.quiz') }).first()).toHaveAttribute('data-island', 'live');
+  await expect(quiz.locator('.quiz-choice input[type=radio]').nth(1)).toBeChecked();
+  await quiz.getByRole('button', { name: 'Check answer' }).click();
+  await expect(quiz.locator('.quiz-feedback')).toBeVisible();
 });
 
 test('a run file chosen before the page is live is imported once React has the lab', async ({ page }, testInfo) => {
@@ -179,7 +219,7 @@ test('fields filled after the page is live but before the lab has hydrated reach
   await sweep.getByLabel('First field to sweep').selectOption('beta');
   await sweep.getByLabel('Values of the first field').fill('0, 0.04');
   await sweep.getByLabel('Seeds').fill('0,1');
-  expect(await sweep.getByLabel('Seeds').evaluate((el) => Object.keys(el).some((k) => k.startsWith('__reactProps$'))), 'typed before the lab hydrated').toBe(false);
+  expect(await page.locator('.lab[data-boot-pending]').count(), 'typed before the lab hydrated (it is pending until then)').toBe(1);
   await release();
   await labSettled(page);
   await expect(sweep.getByLabel('First field to sweep')).toHaveValue('beta');

@@ -49,4 +49,18 @@ describe('defer-runtime', () => {
     expect(stderr).toMatch(/a\/index\.html: no deferred-boot script in <head>/);
     expect(stderr).toMatch(/b\/index\.html: no framework <script src> to defer/);
   });
+
+  it('fails when a region that hydrates after the page (a Suspense boundary with content) is not marked data-boot-pending', () => {
+    const script = '<script src="/_next/static/chunks/a.js" async=""></script>';
+    const marked = page(`<main><!--$?--><template id="B:0"></template><p>Loading</p><!--/$--></main><!--$--><!--/$-->${script}<div hidden id="S:0"><div class="lab" data-boot-pending=""><button>Train</button></div></div>`);
+    const streamed = page(`<main><!--$?--><template id="B:0"></template><!--/$--></main>${script}<div hidden id="S:0"><div class="lab"><button>Train</button></div></div>`);
+    const inline = page(`<main><!--$--><form><input/></form><!--/$--></main>${script}`);
+    const gaveUp = page(`<main><!--$!--><template></template><p>Loading</p><!--/$--></main>${script}`);
+    const { status, stderr } = run({ 'ok/index.html': marked, 'streamed/index.html': streamed, 'inline/index.html': inline, 'gave-up/index.html': gaveUp });
+    expect(status).toBe(1);
+    expect(stderr).not.toMatch(/ok\/index\.html/);
+    expect(stderr).toMatch(/streamed\/index\.html: a region hydrated after the page is not marked data-boot-pending: S:0 starting "<div class=\\"lab\\">/);
+    expect(stderr).toMatch(/inline\/index\.html: a region hydrated after the page is not marked data-boot-pending: an inline Suspense boundary/);
+    expect(stderr).toMatch(/gave-up\/index\.html: a region hydrated after the page is not marked data-boot-pending: a Suspense boundary the server could not render/);
+  });
 });

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { seriousViolations } from './axe';
 import { goLive } from './boot';
+import { budget } from './budget';
 
 // Every page of the sitemap, booted (React live, as a reader who has moved the mouse sees it) with every <details>
 // open, in both themes: no serious or critical axe violation. State-specific checks (an exercise's result, a graded
@@ -73,7 +74,7 @@ test('search results and the lab’s next-run note and comparison prompt pass ax
   await page.goto('/labs/grpo/?max_steps=2');
   await goLive(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.locator('.lab-status')).toContainText('finished', { timeout: 60_000 });
+  await expect(page.locator('.lab-status')).toContainText('finished', { timeout: budget(60_000) });
   await page.getByLabel('Preset').selectOption('lr_too_high');
   await page.getByRole('region', { name: 'Compare' }).getByRole('button', { name: /^Run / }).click();
   await expect(page.getByRole('group', { name: 'Start the comparison?' })).toBeVisible();

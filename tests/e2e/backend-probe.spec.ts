@@ -6,13 +6,14 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { stepIn } from './status';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 const stepOf = async (page: Page) => stepIn(await status(page).textContent());
 const probeWith = (page: Page, knobs: object) => page.addInitScript((value) => window.localStorage.setItem('arl:backend-probe', value), JSON.stringify(knobs));
 
 test.describe('backend chosen by measurement', () => {
-  test.setTimeout(240_000);
+  test.setTimeout(budget(240_000));
 
   test('moves a running run to the GPU backend when it measures faster, and the run goes on there', async ({ page }) => {
     const errors: string[] = [];
@@ -21,12 +22,12 @@ test.describe('backend chosen by measurement', () => {
     await page.goto('/labs/grpo/?max_steps=5000&num_generations=2&per_device_train_batch_size=4&max_completion_length=8&eval_steps=0');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
     const report = page.getByLabel('Backend timing');
-    await expect(report).toContainText(/Switched to web(gpu|gl): \d+ ms\/step against \d+ ms\/step on wasm/, { timeout: 200_000 });
+    await expect(report).toContainText(/Switched to web(gpu|gl): \d+ ms\/step against \d+ ms\/step on wasm/, { timeout: budget(200_000) });
     for (const backend of ['webgpu', 'webgl', 'wasm']) await expect(report).toContainText(new RegExp(`${backend}: \\d+ ms/step \\(median of 3\\)`));
-    await expect(report).toContainText(/Moved to web(gpu|gl) after step \d+/, { timeout: 60_000 });
+    await expect(report).toContainText(/Moved to web(gpu|gl) after step \d+/, { timeout: budget(60_000) });
     const movedAt = Number(/after step (\d+)/.exec((await report.textContent()) ?? '')?.[1]);
     await expect(status(page)).toContainText(/^web(gpu|gl) · /);
-    await expect.poll(() => stepOf(page), { timeout: 120_000 }).toBeGreaterThan(movedAt + 1);
+    await expect.poll(() => stepOf(page), { timeout: budget(120_000) }).toBeGreaterThan(movedAt + 1);
     await expect(status(page)).toContainText('training');
     await expect(page.locator('.lab-error')).toHaveCount(0);
     expect(errors).toEqual([]);
@@ -36,7 +37,7 @@ test.describe('backend chosen by measurement', () => {
     await probeWith(page, { software: true, margin: 100 });
     await page.goto('/labs/grpo/?max_steps=400&backend=wasm');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThan(5);
+    await expect.poll(() => stepOf(page), { timeout: budget(60_000) }).toBeGreaterThan(5);
     await expect(page.getByLabel('Backend timing')).toHaveCount(0);
     await expect(status(page)).toContainText(/^wasm · /);
   });

@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { expect, test } from '@playwright/test';
 import type { BackendResult } from './backend-check/entry';
 import { routeWhileOpen } from './routes';
+import { budget } from './budget';
 
 let bundle = '';
 
@@ -54,7 +55,7 @@ function expectFusedMatches(result: BackendResult) {
 }
 
 test('WebGPU and WebGL agree with wasm on a forward pass, cached decoding, a gradient and two training steps', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(budget(240_000));
   await routeWhileOpen(page, '**/__backend-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
   await page.goto('/labs/');
   await page.addScriptTag({ url: '/__backend-check.js', type: 'module' });

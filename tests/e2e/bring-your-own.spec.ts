@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { labSettled } from './boot';
 import { writeReward } from './reward-editor';
+import { budget } from './budget';
 
 /** A reader's reward function, dataset and sweep in the labs (labs/shell/RewardPanel, DatasetPanel, SweepPanel). */
 const status = (page: Page) => page.locator('.lab-status');
@@ -11,13 +12,13 @@ test.describe('a reader’s own reward function', () => {
     await page.goto('/labs/grpo/?max_steps=2&eval_steps=0');
     await writeReward(page, 'function reward(completions, ctx) {\n  return completions.map((text, i) => (text.includes(ctx.answers[i]) ? 0.5 : 0));\n}\n');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
     await expect(page.locator('.inspector-table thead')).toContainText('custom');
     await expect(page.locator('summary', { hasText: 'Your reward function' })).toContainText('(on, weight 1)');
     // The code stays in this browser for the next visit.
     await page.reload();
     await page.locator('.lab-reward > summary').click();
-    await expect(page.locator('.lab-reward .cm-content')).toContainText('ctx.answers[i]', { timeout: 30_000 });
+    await expect(page.locator('.lab-reward .cm-content')).toContainText('ctx.answers[i]', { timeout: budget(30_000) });
   });
 
   test('takes export default as a CLI file has it; a broken one is explained under the editor until a run loads a good one', async ({ page }) => {
@@ -31,7 +32,7 @@ test.describe('a reader’s own reward function', () => {
     await expect(page.locator('.lab-notice')).toContainText('Training did not start');
     await writeRewardAgain(page, 'export default (completions) => completions.map(() => 0.25);\n');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
     await expect(below).toHaveCount(0);
     await expect(page.locator('.inspector-table thead')).toContainText('custom');
   });
@@ -40,7 +41,7 @@ test.describe('a reader’s own reward function', () => {
     await page.goto('/labs/grpo/?max_steps=5&eval_steps=0');
     await writeReward(page, 'function reward(completions) {\n  while (true) {}\n}\n');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(page.locator('.lab-error')).toContainText('Training failed at step 1: the reward function failed: stopped after 2000 ms: the code did not return (an infinite loop?)', { timeout: 60_000 });
+    await expect(page.locator('.lab-error')).toContainText('Training failed at step 1: the reward function failed: stopped after 2000 ms: the code did not return (an infinite loop?)', { timeout: budget(60_000) });
     // The page was never blocked: its controls still answer at once.
     const started = Date.now();
     await page.getByLabel('learning_rate').fill('0.0002');
@@ -67,7 +68,7 @@ test.describe('a reader’s own reward function', () => {
     );
     await page.getByRole('button', { name: 'Train', exact: true }).click();
     const alert = page.locator('.lab-error');
-    await expect(alert).toContainText('line 4: Error: {"storage":"ReferenceError","cookie":"ReferenceError","page":"ReferenceError","idb":"SecurityError"}', { timeout: 60_000 });
+    await expect(alert).toContainText('line 4: Error: {"storage":"ReferenceError","cookie":"ReferenceError","page":"ReferenceError","idb":"SecurityError"}', { timeout: budget(60_000) });
     // The history before the failure is kept: the evaluation before the first step.
     await expect(status(page)).toContainText(/held-out accuracy \d/);
 
@@ -79,7 +80,7 @@ test.describe('a reader’s own reward function', () => {
       await page.getByRole('button', { name: 'Reset' }).click();
       await writeRewardAgain(page, code);
       await page.getByRole('button', { name: 'Train', exact: true }).click();
-      await expect(page.locator('.lab-error, .lab-notice').filter({ hasText: message })).toBeVisible({ timeout: 60_000 });
+      await expect(page.locator('.lab-error, .lab-notice').filter({ hasText: message })).toBeVisible({ timeout: budget(60_000) });
     }
   });
 });
@@ -107,7 +108,7 @@ test.describe('a reader’s own dataset', () => {
     await input.setInputFiles({ name: 'plus-two.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(lines(200)) });
     await expect(page.locator('.lab-dataset [role=status]')).toContainText('Training on plus-two.jsonl: 180 training lines, 20 held out for evaluation.');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
     // The groups the run trained on are the file's problems.
     await expect(page.locator('.lab-section', { has: page.locator('.inspector-table') })).toContainText('+01=');
   });
@@ -122,7 +123,7 @@ test.describe('a reader’s own dataset', () => {
     await input.setInputFiles({ name: 'pairs.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(pairs) });
     await expect(page.locator('.lab-dataset [role=status]')).toContainText('36 training lines, 4 held out');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
   });
 });
 
@@ -142,7 +143,7 @@ test.describe('sweeps', () => {
     await sweep.getByRole('button', { name: 'Run sweep' }).click();
     await expect(sweep.getByLabel('Sweep progress')).toBeVisible();
     await expect(sweep.getByRole('status')).toContainText(/Run [1-4] of 4: learning_rate=/);
-    await expect(sweep.getByRole('status')).toHaveText('4 of 4 runs done: the sweep is finished.', { timeout: 120_000 });
+    await expect(sweep.getByRole('status')).toHaveText('4 of 4 runs done: the sweep is finished.', { timeout: budget(120_000) });
     const rows = sweep.getByRole('table', { name: 'Sweep results' }).locator('tbody tr');
     await expect(rows).toHaveCount(2);
     await expect(rows.first()).toContainText('0.0001');

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { goLive, holdFrameworkCode, labSettled } from './boot';
 import { scrollIntoViewSettled, trackProseLayout } from './layout';
 import { holdChunks } from './watch';
+import { budget } from './budget';
 
 type BootWindow = Window & { next?: unknown; __arlBoot: { booted(): boolean; live(): boolean; pending(): number } };
 const state = (page: Page) =>
@@ -82,9 +83,9 @@ test('Train pressed before the page is live starts one run (pressed again once, 
   expect(await state(page)).toMatchObject({ booted: true, live: false });
   release();
   const status = page.locator('.lab-status');
-  await expect(status).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await expect(status).toContainText(/step [1-9]/, { timeout: budget(60_000) });
   // A second press would have paused it: the run goes on to its end (max_steps 30 by default).
-  await expect(status).toContainText('finished', { timeout: 90_000 });
+  await expect(status).toContainText('finished', { timeout: budget(90_000) });
   await expect(status).toContainText('step 30');
   await expect(status).not.toContainText('paused');
   expect(errors).toEqual([]);
@@ -237,7 +238,7 @@ test('a section opened before the page is live is open for React too: the reward
   await expect(page.locator('.lab-reward')).toHaveAttribute('open', '');
   expect(await state(page)).toMatchObject({ booted: true, live: false });
   release();
-  await expect(page.locator('.lab-reward .cm-content[aria-label="Reward function"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.lab-reward .cm-content[aria-label="Reward function"]')).toBeVisible({ timeout: budget(30_000) });
 });
 
 test('a button pressed while the lab is still reading its link waits for it: the comparison runs on the link’s seed', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeOn } from './axe';
 import { holdChunks, TFJS_MARKER, watch } from './watch';
+import { budget } from './budget';
 
 const PAGE = '/chapters/distributed-training/';
 
@@ -131,7 +132,7 @@ test('the ring all-reduce steps through reduce-scatter and all-gather to the sum
 });
 
 test('the demonstration runs in a worker on the button, and sharded equals unsharded to float32 precision', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(budget(180_000));
   const seen = watch(page);
   await page.goto(PAGE);
   const demo = page.locator('.dist-demo');
@@ -144,7 +145,7 @@ test('the demonstration runs in a worker on the button, and sharded equals unsha
   await expect(demo.locator('tr[data-pending="true"]')).toHaveCount(3);
 
   await demo.getByRole('button', { name: 'Run the three demonstrations' }).click();
-  await expect(demo.getByTestId('demo-status')).toContainText('Done on tfjs', { timeout: 150_000 });
+  await expect(demo.getByTestId('demo-status')).toContainText('Done on tfjs', { timeout: budget(150_000) });
   await expect(demo.getByTestId('demo-status')).toContainText('tensors left behind: 0');
   expect(page.workers().length).toBeGreaterThan(0);
 
@@ -191,7 +192,7 @@ test('the memory calculator keeps a choice made before its own chunk arrived', a
   await calc.locator('input[data-field="zero"][value="0"]').check();
   await release();
   // Qwen3-0.6B, plain DP: 16Ψ = 9.54 GB of model states plus 4.0 GB of activations.
-  await expect(calc.getByTestId('memory-verdict')).toContainText('Fits: 13.5 of 80 GB', { timeout: 30_000 });
+  await expect(calc.getByTestId('memory-verdict')).toContainText('Fits: 13.5 of 80 GB', { timeout: budget(30_000) });
   await expect(calc.locator('select[data-field="model"]')).toHaveValue('qwen3-0.6b');
 });
 

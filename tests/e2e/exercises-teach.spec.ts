@@ -12,6 +12,7 @@ import { seriousViolations } from './axe';
 import { goLive } from './boot';
 import { writeCode } from './exercise-editor';
 import { exerciseNamed } from '@/content/exercises';
+import { budget } from './budget';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-exercises-e2e-'));
 const files = { assignment: path.join(dir, 'assignment.json'), ada: path.join(dir, 'ada.json'), edited: path.join(dir, 'edited.json') };
@@ -23,7 +24,7 @@ async function expectAccessible(page: Page) {
 const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });
 
 test('assign exercises, hand them in, grade them again in the sandbox: a pass and a failure per exercise', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(budget(180_000));
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
@@ -32,7 +33,7 @@ test('assign exercises, hand them in, grade them again in the sandbox: a pass an
   const chapterBox = page.locator('[data-exercise="gae"]');
   await writeCode(page, chapterBox, exerciseNamed('gae')!.solution);
   await chapterBox.getByRole('button', { name: 'Check', exact: true }).click();
-  await expect(chapterBox.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+  await expect(chapterBox.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: budget(30_000) });
 
   // The instructor.
   await page.goto('/teach/');
@@ -80,7 +81,7 @@ test('assign exercises, hand them in, grade them again in the sandbox: a pass an
   await page.getByLabel('Assignment file').setInputFiles(files.assignment);
   await expect(page.getByText(/Code exercises: gae, dpo-loss/)).toBeVisible();
   await page.getByLabel('Submission files').setInputFiles([files.ada, files.edited]);
-  await expect(page.getByRole('status')).toHaveText('Graded 2 of 2.', { timeout: 60_000 });
+  await expect(page.getByRole('status')).toHaveText('Graded 2 of 2.', { timeout: budget(60_000) });
   await expect(page.getByRole('table', { name: 'Grades' }).getByRole('columnheader')).toHaveText(['file', 'student', 'status', 'claimed', 'measured', 'goal met', 'flags', 'seed', 'submitted self reported', 'received', 'exercises passed', 'exercise:gae', 'exercise:dpo-loss']);
   const ada = rowOf(page, 'ada.json').getByRole('cell');
   await expect(ada.nth(2)).toHaveText('ok');

@@ -11,6 +11,7 @@ import { labs } from '@/content/labs';
 import { goLive } from './boot';
 import { writeCode } from './exercise-editor';
 import { expectTfjsInWorkersOnly, watch } from './watch';
+import { budget } from './budget';
 
 const PROGRESS_KEY = 'agentic-rl-lab:progress';
 const GAE = exerciseNamed('gae')!;
@@ -31,7 +32,7 @@ test('a correct GAE passes all 20 cases, is marked Passed, and stays passed (wit
   await expect(box.locator('math').first()).toBeAttached(); // the statement's math, rendered at build time
   await writeCode(page, box, GAE.solution);
   await check(box);
-  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: budget(30_000) });
   await expect(box.locator('.exercise-badge')).toHaveText('Passed');
   await expectTfjsInWorkersOnly(page, seen);
 
@@ -55,7 +56,7 @@ test('a wrong answer shows the first failing case: its inputs, the expected and 
   await writeCode(page, box, 'function gae(rewards, values, gamma, lam) {\n  return rewards.map((r, t) => r + gamma * values[t + 1] - values[t]);\n}');
   await check(box);
   const status = box.getByRole('status');
-  await expect(status).toContainText(/Case \d+ of 20 failed: element \d+ differs: expected/, { timeout: 30_000 });
+  await expect(status).toContainText(/Case \d+ of 20 failed: element \d+ differs: expected/, { timeout: budget(30_000) });
   await expect(status.locator('dt')).toHaveText(['Inputs', 'Expected', 'Received']);
   // δ_t alone is a usual mistake: the hint for it shows under the case.
   await expect(status.locator('.exercise-mistake')).toContainText('the recursion is missing');
@@ -76,11 +77,11 @@ test('an infinite loop is stopped with a message saying so, and the page stays r
   await box.getByText('Show a worked solution').click();
   await expect(box.locator('details.exercise-solution')).toHaveAttribute('open', '');
   await expect(box.getByRole('status')).toHaveText(/Checking/);
-  await expect(box.getByRole('status')).toContainText('Case 1 of 20 failed: stopped after 1000 ms: the code did not return (an infinite loop?).', { timeout: 30_000 });
+  await expect(box.getByRole('status')).toContainText('Case 1 of 20 failed: stopped after 1000 ms: the code did not return (an infinite loop?).', { timeout: budget(30_000) });
   // The sandbox recovers: the worked solution passes next.
   await writeCode(page, box, exerciseNamed('dpo-loss')!.solution);
   await check(box);
-  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: budget(30_000) });
 });
 
 test('code in the sandbox gets nothing of the site: no localStorage, cookies, page or network', async ({ page, context }) => {
@@ -105,7 +106,7 @@ test('code in the sandbox gets nothing of the site: no localStorage, cookies, pa
   await writeCode(page, box, probe);
   await check(box);
   const status = box.getByRole('status');
-  await expect(status).toContainText('Case 1 of 20 failed: expected an array', { timeout: 30_000 });
+  await expect(status).toContainText('Case 1 of 20 failed: expected an array', { timeout: budget(30_000) });
   const received = (await status.locator('dd').nth(2).textContent()) ?? '';
   expect(received).toContain('localStorage refused (ReferenceError)');
   expect(received).toContain('cookie refused (ReferenceError)');
@@ -135,7 +136,7 @@ test('by keyboard alone: Tab into the editor, type a solution, Tab to Check, Ent
   await page.keyboard.press('Tab'); // Tab leaves the editor (it is not captured for indentation)
   await expect(box.getByRole('button', { name: 'Check', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: budget(30_000) });
   await expect(box.getByRole('button', { name: 'Check', exact: true })).toBeFocused();
 });
 
@@ -156,7 +157,7 @@ test('Check reads the code as the editor holds it, even when pressed before Reac
     return true;
   }, exerciseNamed('grpo-advantages')!.solution);
   expect(found, 'the editor view is reachable from its content element').toBe(true);
-  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: 30_000 });
+  await expect(box.getByRole('status')).toHaveText('All 20 cases passed.', { timeout: budget(30_000) });
 });
 
 // The home page, with its path and exercise links, is checked in both themes by site.spec.ts.
@@ -176,7 +177,7 @@ for (const theme of ['light', 'dark'] as const) {
           const box = exercise(page, 'gae');
           await writeCode(page, box, 'function gae(rewards) { return rewards; }');
           await check(box);
-          await expect(box.getByRole('status')).toContainText('failed', { timeout: 30_000 });
+          await expect(box.getByRole('status')).toContainText('failed', { timeout: budget(30_000) });
           await page.locator('details').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
         });
       }

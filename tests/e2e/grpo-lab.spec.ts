@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { stepIn } from './status';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 const stepOf = async (page: Page) => stepIn(await status(page).textContent());
@@ -11,11 +12,11 @@ test.describe('GRPO lab', () => {
   test('Train advances steps on a named backend and draws the charts; Pause stops; Reset clears', async ({ page }) => {
     await page.goto('/labs/grpo/?max_steps=500');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* of 500 · [\d,]+ ms\/step · training/, { timeout: 60_000 });
+    await expect(status(page)).toHaveText(/^wasm · step [3-9]\d* of 500 · [\d,]+ ms\/step · training/, { timeout: budget(60_000) });
     // 'auto' starts on wasm and times the others meanwhile. No GPU here: WebGPU's adapter is a software fallback and
     // WebGL renders in software; neither is timed, and the report says why.
     const report = page.getByLabel('Backend timing');
-    await expect(report).toContainText('Kept wasm: webgpu and webgl could not be timed here.', { timeout: 60_000 });
+    await expect(report).toContainText('Kept wasm: webgpu and webgl could not be timed here.', { timeout: budget(60_000) });
     await expect(report).toContainText('webgpu: not timed: the WebGPU adapter is a software fallback');
     await expect(report).toContainText('webgl: not timed: WebGL renders in software');
     // Sampling goes through the fused WebAssembly kernel, and the lab says so.
@@ -39,7 +40,7 @@ test.describe('GRPO lab', () => {
     expect(await stepOf(page)).toBe(paused);
 
     await page.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => stepOf(page), { timeout: 30_000 }).toBeGreaterThan(paused);
+    await expect.poll(() => stepOf(page), { timeout: budget(30_000) }).toBeGreaterThan(paused);
 
     await page.getByRole('button', { name: 'Reset' }).click();
     await expect(status(page)).toContainText('step 0');
@@ -65,7 +66,7 @@ test.describe('GRPO lab', () => {
   test('an exported run imports back and overlays; a bad file changes nothing', async ({ page }, testInfo) => {
     await page.goto('/labs/grpo/?max_steps=3&seed=1');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export run (JSON)' }).click();
     const file = testInfo.outputPath('run.json');
@@ -92,7 +93,7 @@ test.describe('GRPO lab', () => {
     await labSettled(page); // a file chosen before then is covered by deferred-boot.spec.ts
     await page.getByLabel('Import run').setInputFiles(file);
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText('finished', { timeout: 60_000 });
+    await expect(status(page)).toContainText('finished', { timeout: budget(60_000) });
     await expect(rewardChart(page)).toContainText('seed=1');
     await expect(rewardChart(page)).toContainText('seed=2');
   });
@@ -103,8 +104,8 @@ test('the comparison runs GRPO, Dr. GRPO, DAPO and GSPO on one seed, overlays th
   const compare = page.getByRole('region', { name: 'Compare' });
   await compare.getByRole('button', { name: 'Run grpo_paper, dr_grpo, dapo, gspo' }).click();
   await expect(compare.getByRole('status')).toContainText('Running grpo_paper (1 of 4)');
-  await expect(compare.locator('.runs-summary tbody tr')).toHaveCount(4, { timeout: 120_000 });
-  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: 60_000 });
+  await expect(compare.locator('.runs-summary tbody tr')).toHaveCount(4, { timeout: budget(120_000) });
+  await expect(compare.getByRole('status')).toHaveCount(0, { timeout: budget(60_000) });
   for (const [i, name] of ['grpo_paper', 'dr_grpo', 'dapo', 'gspo'].entries()) {
     await expect(compare.locator('.runs-summary tbody tr').nth(i).locator('th')).toHaveText(`run ${i + 1} (${name})`);
   }
@@ -127,6 +128,6 @@ test('in the GRPO chapter, the prose shows first and the lab loads only when ope
   expect(scripts.some((s) => s.includes('plot-readout'))).toBe(false); // no lab code yet
   await open.click();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.locator('.lab-status')).toHaveText(/^wasm · step [1-9]/, { timeout: 60_000 });
+  await expect(page.locator('.lab-status')).toHaveText(/^wasm · step [1-9]/, { timeout: budget(60_000) });
   expect(scripts.some((s) => s.includes('plot-readout'))).toBe(true);
 });

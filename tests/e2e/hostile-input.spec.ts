@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { labSettled } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
+import { budget } from './budget';
 
 const status = (page: Page) => page.getByRole('status');
 
@@ -42,7 +43,7 @@ test.describe('hostile lab links', () => {
       await page.getByLabel('max_steps').fill('1');
       await page.getByLabel('max_steps').blur();
       await page.getByRole('button', { name: 'Train', exact: true }).click();
-      await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+      await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
       expect(errors).toEqual([]);
     });
   }
@@ -51,7 +52,7 @@ test.describe('hostile lab links', () => {
     const seen = watch(page);
     await page.goto('/labs/ppo/?max_steps=2');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: 60_000 });
+    await expect(status(page)).toContainText(/step 2 .*finished/, { timeout: budget(60_000) });
     await expectTfjsInWorkersOnly(page, seen);
   });
 });
@@ -93,7 +94,7 @@ test.describe('run imports', () => {
     const text = longRun(40_000);
     expect(text.length).toBeLessThan(5_000_000);
     await page.getByLabel('Import run').setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-    await expect(page.getByText(/Imported long.json: 40000 steps/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/Imported long.json: 40000 steps/)).toBeVisible({ timeout: budget(15_000) });
     // The charts draw a thinned line and say so; the page answers a click at once.
     const reward = page.getByRole('figure', { name: 'Reward (mean and std)' });
     await expect(reward).toContainText(/every (\d+(st|nd|rd|th)|[a-z]+) step drawn/);

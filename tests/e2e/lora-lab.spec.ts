@@ -1,5 +1,6 @@
 /** The LoRA lab in Chromium: a rank-4 run trains, its update's spectrum shows, the merge check and the export work. */
 import { expect, test } from '@playwright/test';
+import { budget } from './budget';
 
 test('LoRA at rank 4: train, see the update’s rank, merge and compare, export the adapter', async ({ page }) => {
   const errors: string[] = [];
@@ -8,7 +9,7 @@ test('LoRA at rank 4: train, see the update’s rank, merge and compare, export 
   await expect(page.getByLabel('Preset')).toHaveValue('lora_r4');
   await expect(page.getByRole('textbox', { name: 'r', exact: true })).toHaveValue('4');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByRole('status').first()).toContainText(/step 40 .*finished/, { timeout: 90_000 });
+  await expect(page.getByRole('status').first()).toContainText(/step 40 .*finished/, { timeout: budget(90_000) });
   // The spectrum: every adapted layer's ΔW has at most 4 nonzero singular values, so effective rank ≤ 4.
   const panel = page.getByRole('region', { name: 'What the update looks like' });
   await expect(panel.getByRole('figure')).toHaveCount(8);
@@ -34,7 +35,7 @@ test('actions wait for the run to pause or finish', async ({ page }) => {
   await page.goto('/labs/lora/?preset=full_ft&max_steps=300');
   await expect(page.getByRole('button', { name: 'Merge and compare' })).toBeDisabled();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByRole('status').first()).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await expect(page.getByRole('status').first()).toContainText(/step [1-9]/, { timeout: budget(60_000) });
   await expect(page.getByRole('button', { name: 'Merge and compare' })).toBeDisabled();
   await page.getByRole('button', { name: 'Pause' }).click();
   await page.getByRole('button', { name: 'Merge and compare' }).click();

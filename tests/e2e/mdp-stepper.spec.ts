@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeOn } from './axe';
 import { approach, expectTfjsInWorkersOnly, TFJS_MARKER, watch } from './watch';
+import { budget } from './budget';
 
 const PAGE = '/chapters/agentic-rl/';
 
@@ -52,12 +53,12 @@ test('Step, then Run to the end: an episode with a call, a reward and the return
   await stepper.getByLabel('greedy (most likely)').check();
   await button(stepper, 'Step').click();
   const actions = stepper.locator('tr[data-kind="action"]');
-  await expect(actions).toHaveCount(1, { timeout: 30_000 });
+  await expect(actions).toHaveCount(1, { timeout: budget(30_000) });
   await expect(actions.first().locator('.mdp-token')).toHaveText('[');
   await expect(stepper.getByTestId('mdp-status')).toContainText('t = 1: 1 action taken. Step picks a_1.');
 
   await button(stepper, 'Run to the end').click();
-  await expect(stepper.getByTestId('mdp-status')).toContainText('The episode has ended after T = 18 actions (the policy wrote <eos>). Reward 1.1', { timeout: 30_000 });
+  await expect(stepper.getByTestId('mdp-status')).toContainText('The episode has ended after T = 18 actions (the policy wrote <eos>). Reward 1.1', { timeout: budget(30_000) });
   await expect(actions).toHaveCount(18);
   const observation = stepper.locator('tr[data-kind="observation"]');
   await expect(observation).toHaveCount(1);
@@ -103,7 +104,7 @@ test('a bad seed is refused with a message, and a new seed resets the episode', 
   await expect(button(stepper, 'Step')).toBeEnabled();
   await button(stepper, 'Step').click();
   // Sampled with seed 2, the policy starts an answer from memory on 347*6 (tests/unit/widgets/mdp-policy.test.ts).
-  await expect(stepper.locator('tr[data-kind="action"]').first().locator('.mdp-token')).toHaveText('#', { timeout: 30_000 });
+  await expect(stepper.locator('tr[data-kind="action"]').first().locator('.mdp-token')).toHaveText('#', { timeout: budget(30_000) });
 });
 
 test('with ?%ZZ=1 in the URL the stepper still runs to the end, with no tfjs on the main thread', async ({ page }) => {
@@ -111,7 +112,7 @@ test('with ?%ZZ=1 in the URL the stepper still runs to the end, with no tfjs on 
   const stepper = await openStepper(page, '?%ZZ=1');
   await stepper.getByLabel('Problem x').selectOption('007*6=');
   await button(stepper, 'Run to the end').click();
-  await expect(stepper.getByTestId('mdp-status')).toContainText('The episode has ended', { timeout: 30_000 });
+  await expect(stepper.getByTestId('mdp-status')).toContainText('The episode has ended', { timeout: budget(30_000) });
   await expect(stepper.locator('tr[data-kind="action"] td[data-col="return"]').first()).not.toHaveText('—');
   await expect(stepper.locator('.widget-error')).toHaveCount(0);
   await expectTfjsInWorkersOnly(page, seen);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { stepIn } from './status';
+import { budget } from './budget';
 
 const status = (page: Page) => page.locator('.lab-status');
 const stepOf = async (page: Page) => stepIn(await status(page).textContent());
@@ -15,7 +16,7 @@ for (const lab of LABS) {
     await expect(page.getByRole('textbox', { name: lab.setting, exact: true })).toHaveValue(lab.value);
     await expect(page.getByRole('textbox', { name: 'seed', exact: true })).toHaveValue('3');
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect.poll(() => stepOf(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => stepOf(page), { timeout: budget(60_000) }).toBeGreaterThanOrEqual(3);
     await expect(status(page)).toContainText('wasm');
     // DPO's model samples (its preference pairs, its evaluation) through the fused kernel; PPO's MLP never decodes.
     if (lab.slug === 'dpo') await expect(page.locator('.lab-sampler')).toContainText('fused WebAssembly SIMD kernel');
@@ -39,7 +40,7 @@ for (const lab of LABS) {
 test('PPO lab: the policy learns the grid (greedy path reaches the goal)', async ({ page }) => {
   await page.goto('/labs/ppo/?max_steps=14');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText('finished', { timeout: 90_000 });
+  await expect(status(page)).toContainText('finished', { timeout: budget(90_000) });
   await expect(page.getByRole('region', { name: 'The policy in the grid' })).toContainText('ends at the goal');
   await expect(status(page)).toContainText('greedy return 0.95');
 });

@@ -70,7 +70,7 @@ test('self-improve lab: Pause takes effect inside round 0, and Train resumes it'
   await page.waitForTimeout(1000); // well inside the round's fine-tuning
   await page.getByRole('button', { name: 'Pause' }).click();
   const clicked = Date.now();
-  await expect(status(page)).toContainText('paused', { timeout: 2000 });
+  await expect(status(page)).toContainText('paused', { timeout: budget(2000) });
   expect(Date.now() - clicked).toBeLessThan(2000);
   await expect(status(page)).not.toContainText('training');
   await expect(page.getByRole('button', { name: 'Pause' })).toBeDisabled();
@@ -81,7 +81,7 @@ test('self-improve lab: Pause takes effect inside round 0, and Train resumes it'
   expect(await roundOf(page)).toBe(0);
   await expect(page.getByRole('region', { name: 'Rounds and kept samples' })).toContainText('Train for a round');
   await resume.click();
-  await expect(status(page)).toContainText('training', { timeout: 2000 });
+  await expect(status(page)).toContainText('training', { timeout: budget(2000) });
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(status(page)).toContainText('0 of 2 rounds done');
   expect(errors).toEqual([]);

@@ -10,16 +10,17 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { labs } from '@/content/labs';
 import { goLive } from './boot';
+import { budget } from './budget';
 
 /** A CLI script run as an instructor or a student would, its exit code checked. */
 function cli(script: string, ...args: string[]): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 240_000, maxBuffer: 20_000_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: budget(240_000), maxBuffer: 20_000_000 });
   if (result.status !== 0) throw new Error(`${script} ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
   return result.stdout;
 }
 
 test('every lab is offered and makes an assignment with a link to its own page', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/teach/');
@@ -39,7 +40,7 @@ test('every lab is offered and makes an assignment with a link to its own page',
 });
 
 test('the grader page grades a team submission (two policies in one weights file) in its worker, and catches an edited claim', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(budget(300_000));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-team-'));
   const at = (name: string) => path.join(dir, name);
   fs.writeFileSync(at('assignment.json'), cli('assign', 'team', '--set', 'max_steps=2', '--set', 'eval_steps=2', '--set', 'eval_samples=20', '--goal', 'eval/accuracy >= 0.2', '--eval-seed', '9', '--eval-samples', '20', '--title', 'Team week'));
@@ -53,7 +54,7 @@ test('the grader page grades a team submission (two policies in one weights file
   await expect(page.getByText(/Team week \(team lab, id [0-9a-f]{12}\)/)).toBeVisible();
   await expect(page.getByText(/20 held-out games/)).toBeVisible();
   await page.getByLabel('Submission files').setInputFiles([at('ada.json'), at('edited.json')]);
-  await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: 120_000 });
+  await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: budget(120_000) });
   const rowOf = (file: string) => page.getByRole('table', { name: 'Grades' }).getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });
   await expect(rowOf('ada.json').getByRole('cell').nth(2)).toHaveText('ok');
   await expect(rowOf('edited.json').getByRole('cell').nth(2)).toHaveText(/^tampered: /);

@@ -13,6 +13,7 @@ import { submissionDigest } from '@/lib/teach/submission';
 import { studentSeed } from '@/lib/teach/seeds';
 import { goLive } from './boot';
 import { expectTfjsInWorkersOnly, watch } from './watch';
+import { budget } from './budget';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-e2e-'));
 const files = { assignment: path.join(dir, 'assignment.json'), submission: path.join(dir, 'ada.json') };
@@ -30,7 +31,7 @@ async function grade(page: Page, submissions: Parameters<Page['setInputFiles']>[
   await page.getByLabel('Assignment file').setInputFiles(files.assignment);
   await expect(page.getByText(/Week 3 \(grpo lab, id [0-9a-f]{12}\)/)).toBeVisible();
   await page.getByLabel('Submission files').setInputFiles(submissions);
-  await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: 120_000 });
+  await expect(page.getByRole('status')).toHaveText(/^Graded (\d+) of \1\.$/, { timeout: budget(120_000) });
 }
 /** No serious or critical accessibility violation on the page as it is now. */
 async function expectAccessible(page: Page) {
@@ -41,7 +42,7 @@ const rowOf = (page: Page, file: string) => page.getByRole('table', { name: 'Gra
 
 test.describe.serial('assignments', () => {
   test('make an assignment, open it as a student, train, submit, grade: an ok row', async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budget(240_000));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
@@ -122,7 +123,7 @@ test.describe.serial('assignments', () => {
     await expect(page.getByLabel('seed', { exact: true })).toHaveValue(ownSeed);
     await expect(page.getByLabel('seed', { exact: true })).toBeDisabled();
     await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: 90_000 });
+    await expect(page.locator('.lab-status')).toContainText(/step 3 .*finished/, { timeout: budget(90_000) });
     // 200 test problems: choosing dr_grpo above reset eval_samples, which is not locked, to that preset's.
     await expect(banner).toContainText(/Your run’s final eval\/accuracy: [\d.]+ ± [\d.]+ \(95% interval\) on the lab’s 200 test problems\. Your instructor measures it on problems of their own/);
     const submitted = page.waitForEvent('download');
@@ -168,7 +169,7 @@ test.describe.serial('assignments', () => {
   });
 
   test('each tampered or broken file gets its status, at once and with nothing crashing', async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budget(240_000));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const text = fs.readFileSync(files.submission, 'utf8');

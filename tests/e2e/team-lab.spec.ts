@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: import('@playwright/test').Page) => page.getByRole('status');
 
@@ -12,7 +13,7 @@ test('the team lab trains both roles and shows their turns, the message and what
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('A team of two agents learns to talk');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 90_000 });
+  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: budget(90_000) });
   const viewer = page.getByRole('region', { name: 'Team rollouts and what messages mean' });
   await expect(viewer.locator('tbody tr').first()).toContainText(/position \d/);
   await expect(viewer.locator('td mark.team-message').first()).toHaveText(/^(?:[0-9|.]|<bos>){2}$/);
@@ -29,5 +30,5 @@ test('a link with a channel longer than the lab allows gets one notice naming it
   expect(texts.join(' ')).toMatch(/max_message_length/);
   expect(texts.length).toBeLessThanOrEqual(1);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
 });

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { axeOn } from './axe';
 import { BROKEN_EXAMPLES, pretty, TWO_CALL_TRAJECTORY } from '../../lib/agentdata/examples';
 import { approach, holdChunks, watch } from './watch';
+import { budget } from './budget';
 
 const URL = '/chapters/agent-data/';
 
@@ -125,7 +126,7 @@ test('text typed before the widget hydrates stays, and is flagged as not yet che
   await area.fill('{"messages": []}');
   await release();
   const widget = page.locator('.trajectory-validator[data-ready]');
-  await expect(widget.locator('.tv-edited')).toBeVisible({ timeout: 30_000 });
+  await expect(widget.locator('.tv-edited')).toBeVisible({ timeout: budget(30_000) });
   await expect(area).toHaveValue('{"messages": []}');
   await widget.getByRole('button', { name: 'Validate' }).click();
   await expect(widget.locator('.tv-errors li[data-code="invalid_shape"]')).toContainText('"messages" is empty');

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { labSettled } from './boot';
+import { budget } from './budget';
 
 const status = (page: Page) => page.getByRole('status');
 const viewer = (page: Page) => page.getByRole('region', { name: 'Pictures, answers and where the model looks' });
@@ -21,7 +22,7 @@ test('the vision lab trains, shows each picture with the answers marked right an
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('A policy that sees: counting shapes in pictures');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 3 .*finished/, { timeout: budget(60_000) });
 
   const v = viewer(page);
   await expect(v).toContainText(/Step 3, GRPO phase: \d+ of \d+ sampled answers right/);
@@ -52,7 +53,7 @@ test('under text_only the lab shows no picture and says there is nothing to atte
   await page.goto(link({ preset: 'text_only', max_steps: '1' }));
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   await expect(viewer(page).locator('.vision-no-picture').first()).toContainText('No picture');
   await expect(viewer(page).getByRole('img')).toHaveCount(0);
   await expect(viewer(page)).toContainText('no attention over one to show');
@@ -72,7 +73,7 @@ test('a hostile link gets one notice per bad field, and the lab still trains', a
   await expect(page.getByRole('textbox', { name: 'grid_size', exact: true })).toHaveValue('4');
   await expect(page.getByRole('textbox', { name: 'num_generations', exact: true })).toHaveValue('2');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: 60_000 });
+  await expect(status(page)).toContainText(/step 1 .*finished/, { timeout: budget(60_000) });
   await expect(viewer(page).locator('.vision-group')).not.toHaveCount(0);
   expect(errors).toEqual([]);
 });

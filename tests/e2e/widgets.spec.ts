@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeOn } from './axe';
 import { expectTfjsInWorkersOnly, holdChunks, watch } from './watch';
+import { budget } from './budget';
 
 const cells = (scope: ReturnType<Page['locator']>, scale: string) => scope.locator(`tbody td[data-scale="${scale}"]`);
 
@@ -126,6 +127,6 @@ test('the advantage calculator keeps what the reader typed before its own chunk 
   const input = page.locator('.advantage-calculator input[data-field="rewards"]');
   await input.fill('1, 0, 0, 1');
   await release();
-  await expect(page.locator('.advantage-calculator')).toContainText('+0.866', { timeout: 30_000 });
+  await expect(page.locator('.advantage-calculator')).toContainText('+0.866', { timeout: budget(30_000) });
   await expect(input).toHaveValue('1, 0, 0, 1');
 });

@@ -4,24 +4,15 @@
  * is ok; an edited claim, weights swapped in from a classmate's run and a locked setting changed are each caught,
  * and the score is measured again on the instructor's own seed.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { submissionDigest } from '@/lib/teach/submission';
 import { studentSeed } from '@/lib/teach/seeds';
+import { runScript, scratchDir } from './run-script';
 
-function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 240_000, maxBuffer: 20_000_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (script: string, ...args: string[]) => runScript(script, args, { timeoutMs: 240_000, maxBuffer: 20_000_000 });
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-every-lab-'));
-const at = (name: string) => path.join(tmp, name);
+const at = scratchDir('arl-every-lab-');
 const read = (name: string) => JSON.parse(fs.readFileSync(at(name), 'utf8'));
 
 /** A small run of each lab: a few steps, a small evaluation, so that two students train in seconds. */

@@ -3,24 +3,15 @@
  * line where the preset asks none), `npm run train -- --predict CHOICE` (checked before training) and `npm run grade`
  * writing made / not made beside the same goal result.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '@/lib/teach/csv';
 import { presetPrediction } from '@/lib/teach/prediction';
+import { runScript, scratchDir } from './run-script';
 
-function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 180_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (script: string, ...args: string[]) => runScript(script, args, { timeoutMs: 180_000 });
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-predict-'));
-const at = (name: string) => path.join(tmp, name);
+const at = scratchDir('arl-teach-predict-');
 const asked = (await presetPrediction('grpo', 'default'))!;
 const SHORT = ['--set', 'max_steps=2', '--set', 'eval_steps=2', '--set', 'eval_samples=20', '--eval-seed', '5', '--eval-samples', '20'];
 const GOAL = 0.01;

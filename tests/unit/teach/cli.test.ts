@@ -1,22 +1,13 @@
 /** `npm run assign`, `npm run train -- --assignment … --submit` and `npm run grade`, run as an instructor would. */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { submissionDigest } from '@/lib/teach/submission';
 import { studentSeed } from '@/lib/teach/seeds';
+import { runScript, scratchDir } from './run-script';
 
-function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (script: string, ...args: string[]) => runScript(script, args);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-teach-'));
-const at = (name: string) => path.join(tmp, name);
+const at = scratchDir('arl-teach-');
 
 /** One line on stderr, exit code 2, nothing on stdout. */
 function expectRefusal(result: { code: number | null; stdout: string; stderr: string }, prefix: string, message: RegExp, label: string) {
@@ -126,7 +117,7 @@ describe('assign, train --submit, grade', () => {
       ['train', ['grpo', '--assignment', a, '--student', 'Ada', '--init', 'public/models/base.arlw'], /--init cannot be used with --assignment/],
       ['train', ['grpo', '--student', 'Ada', '--submit', at('s.json')], /--submit needs --assignment/],
       ['train', ['grpo', '--assignment', a, '--student', ' ', '--submit', at('s.json')], /--student must be 1 to 100 characters/],
-      ['train', ['grpo', '--assignment', a, '--student', 'Ada', '--submit', tmp], /--submit .* is a directory/],
+      ['train', ['grpo', '--assignment', a, '--student', 'Ada', '--submit', at('.')], /--submit .* is a directory/],
       ['train', ['grpo', '--assignment', a, '--student', 'Ada', '--submit', at('s.json'), '--set', 'eval_steps=0'], /--submit needs eval_steps above 0/],
       ['grade', [at('x.json')], /--assignment is required/],
       ['grade', ['--assignment', a], /name the submission files/],

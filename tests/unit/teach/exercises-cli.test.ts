@@ -1,23 +1,14 @@
 /** `npm run assign -- … --exercises` and `npm run grade` on exercise submissions, run as an instructor would. */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exerciseNamed } from '@/content/exercises';
 import { parseAssignmentFile, sharedPart } from '@/lib/teach/assignment';
 import { buildExerciseSubmission } from '@/lib/teach/exercise-submission';
+import { runScript, scratchDir } from './run-script';
 
-function run(script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 10_000_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (script: string, ...args: string[]) => runScript(script, args);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-exercises-'));
-const at = (name: string) => path.join(tmp, name);
+const at = scratchDir('arl-exercises-');
 
 describe('assign --exercises, then grade exercise submissions', () => {
   it('lists the exercises, prints the hand-in link, and grades each source again into the CSV', async () => {

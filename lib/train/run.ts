@@ -68,14 +68,22 @@ const PAUSE_POLL_MS = 100;
  */
 export function nextTask(): Promise<void> {
   if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  turns ??= oneChannel();
+  const { send, waiting } = turns;
   return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
+    waiting.push(resolve);
+    send.postMessage(null);
   });
+}
+
+/** One channel for every turn, made on the first: a channel a step would be 1,600 port pairs in the vision lab's run. */
+let turns: { send: MessagePort; waiting: Array<() => void> } | null = null;
+function oneChannel() {
+  const { port1, port2 } = new MessageChannel();
+  const waiting: Array<() => void> = [];
+  // Messages arrive in the order posted, so each answers the oldest turn waiting.
+  port1.onmessage = () => waiting.shift()?.();
+  return { send: port2, waiting };
 }
 
 export class TrainingRun {

@@ -104,6 +104,22 @@ describe('TrainingRun', () => {
     expect(order).toEqual(['message', 'turn']);
   });
 
+  it('nextTask without setImmediate (a browser) takes turns on a message channel, in order, with messages queued before them', async () => {
+    vi.stubGlobal('setImmediate', undefined);
+    try {
+      const order: string[] = [];
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => order.push('message');
+      port2.postMessage(null);
+      await Promise.all([1, 2, 3].map((i) => nextTask().then(() => order.push(`turn ${i}`))));
+      await nextTask(); // the channel made by the first turn serves the next ones
+      port1.close();
+      expect(order).toEqual(['message', 'turn 1', 'turn 2', 'turn 3']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('refuses a bad step count and a second run()', async () => {
     expect(() => new TrainingRun(scripted([]), { maxSteps: 0, evalEvery: 0 })).toThrow(/maxSteps/);
     const run = new TrainingRun(scripted([1]), { maxSteps: 1, evalEvery: 0 });

@@ -10,7 +10,7 @@ import * as tf from '@tensorflow/tfjs';
  * On by default; the benchmark's fixed anchor step turns them off, and the tests compare the two.
  */
 let enabled = true;
-let identityShared = false;
+let stockKernelsReplaced = false;
 
 export function setWasmFastPaths(on: boolean): void {
   enabled = on;
@@ -19,7 +19,11 @@ export function setWasmFastPaths(on: boolean): void {
 /** Whether the fast paths run here and now: turned on, and on the wasm backend. */
 export function wasmFastPaths(): boolean {
   const on = enabled && tf.getBackend() === 'wasm';
-  if (on && !identityShared) shareDataOnIdentity();
+  if (on && !stockKernelsReplaced) {
+    stockKernelsReplaced = true;
+    shareDataOnIdentity();
+    sliceOnTheHeap();
+  }
   return on;
 }
 
@@ -31,7 +35,6 @@ export function wasmFastPaths(): boolean {
  * Same values, so nothing numeric changes. With the fast paths off, tfjs-wasm's copying kernel runs as before.
  */
 function shareDataOnIdentity(): void {
-  identityShared = true;
   const stock = tf.getKernel('Identity', 'wasm');
   if (!stock) return;
   tf.unregisterKernel('Identity', 'wasm');
@@ -45,4 +48,96 @@ function shareDataOnIdentity(): void {
       return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
     },
   });
+}
+
+/** The little of tfjs-backend-wasm 4.22's BackendWasm a slice needs (public methods its typings do not export). */
+interface HeapBackend {
+  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
+}
+
+/**
+ * tfjs-wasm's Slice reads its input with readSync, which copies the whole input out of the heap into a new ArrayBuffer
+ * before copying the slice back in; SplitV runs that Slice once per part. In Chromium allocating those buffers is
+ * dear: splitting a layer's q, k, v (≈ 0.6 MB) took 1.7 ms there against 0.09 ms in Node, a fifth of a vision SFT
+ * step (scripts/probes/profile-worker.mjs). These copy the slice straight from the input's place on the heap: the same
+ * bytes, so nothing numeric changes. With the fast paths off, tfjs-wasm's own kernels run as before.
+ */
+function sliceOnTheHeap(): void {
+  const stockSlice = tf.getKernel('Slice', 'wasm');
+  const stockSplit = tf.getKernel('SplitV', 'wasm');
+  if (!stockSlice || !stockSplit) return;
+  const slice = (x: tf.TensorInfo, begin: number[], size: number[], backend: HeapBackend): tf.TensorInfo => {
+    const out = backend.makeOutput(size, x.dtype);
+    if (size.some((n) => n === 0)) return out;
+    // Views made after makeOutput: an allocation may grow the heap, which detaches earlier views.
+    copySlice(backend.typedArrayFromHeap(x), x.shape, begin, size, backend.typedArrayFromHeap(out));
+    return out;
+  };
+  tf.unregisterKernel('Slice', 'wasm');
+  tf.registerKernel({
+    kernelName: 'Slice',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const x = args.inputs.x as tf.TensorInfo;
+      if (!enabled || x.dtype === 'string') return stockSlice.kernelFunc(args);
+      const [begin, size] = tf.slice_util.parseSliceParams(x as tf.Tensor, args.attrs!.begin as number[], args.attrs!.size as number[]);
+      return slice(x, begin, size, args.backend as unknown as HeapBackend);
+    },
+  });
+  tf.unregisterKernel('SplitV', 'wasm');
+  tf.registerKernel({
+    kernelName: 'SplitV',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const x = args.inputs.x as tf.TensorInfo;
+      if (!enabled || x.dtype === 'string') return stockSplit.kernelFunc(args);
+      const axis = tf.util.parseAxisParam(args.attrs!.axis as number, x.shape)[0];
+      const parts = tf.backend_util.prepareSplitSize(x as tf.Tensor, args.attrs!.numOrSizeSplits as number[] | number, axis);
+      const begin = x.shape.map(() => 0);
+      return parts.map((part) => {
+        const size = [...x.shape];
+        size[axis] = part;
+        const out = slice(x, [...begin], size, args.backend as unknown as HeapBackend);
+        begin[axis] += part;
+        return out;
+      });
+    },
+  });
+}
+
+/**
+ * Copies x[begin … begin + size) (row-major, shape `shape`) into `out`. Trailing axes taken whole are merged into the
+ * run copied at once, so a slice along the first axis is one copy.
+ */
+export function copySlice<T extends Float32Array | Int32Array | Uint8Array>(x: T, shape: number[], begin: number[], size: number[], out: T): void {
+  const rank = shape.length;
+  if (rank === 0) {
+    out[0] = x[0];
+    return;
+  }
+  // Axis d is the last one not taken whole; a run is size[d] × (everything after it).
+  let d = rank - 1;
+  let inner = 1;
+  while (d > 0 && begin[d] === 0 && size[d] === shape[d]) {
+    inner *= shape[d];
+    d--;
+  }
+  const run = size[d] * inner;
+  const strides: number[] = new Array(rank);
+  strides[rank - 1] = 1;
+  for (let a = rank - 2; a >= 0; a--) strides[a] = strides[a + 1] * shape[a + 1];
+  const index = new Array(d).fill(0); // position among the runs, over axes 0 … d − 1
+  let written = 0;
+  const total = out.length;
+  while (written < total) {
+    let from = begin[d] * strides[d];
+    for (let a = 0; a < d; a++) from += (begin[a] + index[a]) * strides[a];
+    out.set(x.subarray(from, from + run), written);
+    written += run;
+    for (let a = d - 1; a >= 0; a--) {
+      if (++index[a] < size[a]) break;
+      index[a] = 0;
+    }
+  }
 }

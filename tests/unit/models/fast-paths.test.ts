@@ -122,6 +122,60 @@ describe('the wasm fast paths', () => {
     expect(tf.memory().numTensors).toBe(tensors - 2);
   });
 
+  it('slice and split copy from the heap, with the stock values for every dtype, rank and kind of slice; off, the stock kernels read the input out', () => {
+    const backend = tf.backend() as unknown as { readSync: (...args: unknown[]) => unknown };
+    const cases: { shape: number[]; begin: number[]; size: number[] }[] = [
+      { shape: [12, 5, 3, 2], begin: [4, 0, 0, 0], size: [4, 5, 3, 2] }, // whole trailing axes: one run
+      { shape: [6, 7, 5], begin: [1, 2, 0], size: [3, 4, 5] }, // runs of whole rows
+      { shape: [6, 7, 5], begin: [0, 6, 1], size: [6, 1, 3] }, // a strided column
+      { shape: [3, 2, 4, 5, 2], begin: [1, 0, 2, 1, 1], size: [2, 2, 1, 3, 1] }, // rank 5: stock falls back to its generic path
+      { shape: [9], begin: [3], size: [4] },
+      { shape: [4, 3], begin: [2, 0], size: [0, 3] }, // empty
+    ];
+    const read = (on: boolean, f: () => tf.Tensor | tf.Tensor[]) => {
+      setWasmFastPaths(on);
+      let reads = 0;
+      const readSync = backend.readSync;
+      backend.readSync = (...args: unknown[]) => (reads++, readSync.apply(backend, args));
+      try {
+        const outs = [f()].flat();
+        const values = outs.map((t) => ({ shape: t.shape, dtype: t.dtype, values: Array.from(t.dataSync() as ArrayLike<number>) }));
+        tf.dispose(outs);
+        return { values, reads: reads - outs.length }; // dataSync above reads each output once
+      } finally {
+        backend.readSync = readSync;
+        setWasmFastPaths(true);
+      }
+    };
+    for (const dtype of ['float32', 'int32', 'bool'] as const) {
+      for (const { shape, begin, size } of cases) {
+        const n = shape.reduce((a, b) => a * b, 1);
+        const x = tf.tensor(randoms(n, n + shape.length).map((v, i) => (dtype === 'bool' ? Number(v > 0) : dtype === 'int32' ? i - 7 : v)), shape, dtype);
+        const fast = read(true, () => tf.slice(x, begin, size));
+        const stock = read(false, () => tf.slice(x, begin, size));
+        expect(fast.values, `${dtype} slice ${JSON.stringify({ shape, begin, size })}`).toEqual(stock.values);
+        expect(fast.reads).toBe(0);
+        if (size.every((s) => s > 0)) expect(stock.reads).toBeGreaterThan(0); // what the fast path avoids: a copy of x
+        x.dispose();
+      }
+      const x = tf.tensor(randoms(12 * 4 * 3, 5).map((v) => (dtype === 'float32' ? v : Number(v > 0))), [12, 4, 3], dtype);
+      for (const [parts, axis] of [[3, 0], [[1, 3], 1], [[2, 0, 1], 2]] as const) {
+        const fast = read(true, () => tf.split(x, parts as number | number[], axis));
+        const stock = read(false, () => tf.split(x, parts as number | number[], axis));
+        expect(fast.values, `${dtype} split ${JSON.stringify(parts)} on axis ${axis}`).toEqual(stock.values);
+        expect(fast.reads).toBe(0);
+      }
+      x.dispose();
+    }
+    // Slicing is differentiated through the stock gradient (a pad): the same gradient either way.
+    const x = tf.tensor2d(randoms(20, 3), [4, 5]);
+    const w = tf.tensor2d(randoms(6, 4), [2, 3]);
+    const loss = (t: tf.Tensor) => tf.sum(tf.add(tf.mul(tf.slice(t, [1, 1], [2, 3]), w), tf.split(t, [2, 3], 1)[1].sum()));
+    const grad = (on: boolean) => read(on, () => tf.grad(loss)(x)).values;
+    expect(grad(true)).toEqual(grad(false));
+    tf.dispose([x, w]);
+  });
+
   it('LayerNorm: the stock values and gradients bit for bit, and the gradient of a float64 reference', () => {
     for (const [N, D] of [[5, 8], [7, 12]]) checkLayerNorm(N, D);
   });

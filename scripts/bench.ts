@@ -23,7 +23,7 @@ import { errorMessage } from '@/lib/errors';
 import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import { median } from './bench/median';
-import { matmulParamsPerToken, matmulRate, stepFlops, type MatmulRate } from './bench/flops';
+import { countKernels, kernelCallCost, matmulParamsPerToken, matmulRate, stepFlops, type KernelCallCost, type MatmulRate } from './bench/flops';
 import { benchSampling, samplingBound, type SamplingBound, type SamplingResult } from './bench/sampling';
 import type { BackendStatus, BenchReport, MachineInfo, ModelInfo, TrainerResult } from './bench/types';
 
@@ -80,7 +80,7 @@ function againstBound(trainer: Trainer, result: TrainerResult, timed: Metrics[],
   return { ...flops, boundMs, timesBound: result.stepMs.median / boundMs };
 }
 
-async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[], rate: MatmulRate): Promise<TrainerResult> {
+async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[], rate: MatmulRate, callCost: KernelCallCost): Promise<TrainerResult> {
   const spec = TRAINERS[name];
   const overrides = { ...(SETUP_OVERRIDES[name] ?? {}) };
   const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: checkpointFor(name, overrides), overrides };
@@ -125,6 +125,9 @@ async function benchOne(name: TrainerName, backend: BackendName, steps: number, 
       tensors: { beforeCreate, afterWarmup, afterTimed, afterDispose: NaN, leakPerRun: afterTimed - afterWarmup, leftAfterDispose: NaN },
     } satisfies Partial<TrainerResult>);
     result.flops = againstBound(trainer, result, timed, rate);
+    // One more step, profiled, after the timed ones (profiling slows the step it watches): how many kernels a step runs.
+    const kernelsPerStep = await countKernels(() => trainer!.trainStep());
+    result.dispatch = { kernelsPerStep, floorMs: (kernelsPerStep * callCost.usPerKernel) / 1000 };
     log(`  ${name}/${backend}: ${steps} steps, median ${med.toFixed(1)} ms${result.flops ? ` (${result.flops.timesBound.toFixed(1)} × bound)` : ''}`);
     if (steps < 2) result.notes.push('throughput needs at least 2 timed steps');
     if (afterTimed !== afterWarmup) warnings.push(`${name} on ${backend}: tf.memory().numTensors went ${afterWarmup} → ${afterTimed} over ${steps} timed steps (a leak)`);
@@ -191,6 +194,7 @@ async function main(options: BenchOptions): Promise<number> {
   const results: TrainerResult[] = [];
   const sampling: SamplingResult[] = [];
   const matmul: Partial<Record<BackendName, MatmulRate>> = {};
+  const kernelCall: Partial<Record<BackendName, KernelCallCost>> = {};
   let bound: SamplingBound | null = null;
   for (const backend of options.backends) {
     const status = statuses.find((s) => s.backend === backend)!;
@@ -202,10 +206,12 @@ async function main(options: BenchOptions): Promise<number> {
     status.benchmarked = true;
     const rate = await matmulRate();
     matmul[backend] = rate;
-    log(`${backend}: matmul ${rate.n}³ at ${rate.gflops.toFixed(1)} GFLOP/s (median ${rate.medianGflops.toFixed(1)})`);
+    const callCost = await kernelCallCost();
+    kernelCall[backend] = callCost;
+    log(`${backend}: matmul ${rate.n}³ at ${rate.gflops.toFixed(1)} GFLOP/s (median ${rate.medianGflops.toFixed(1)}); a kernel call ${callCost.usPerKernel.toFixed(1)} µs`);
     for (const name of trainers) {
       log(`${name} on ${backend}: ${options.warmup} warm-up + ${stepsFor(backend)} timed steps…`);
-      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings, rate));
+      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings, rate, callCost));
     }
     if (options.sampling) {
       log(`the sampling call on ${backend}…`);
@@ -220,7 +226,7 @@ async function main(options: BenchOptions): Promise<number> {
   }
 
   const report: BenchReport = {
-    schema: 4,
+    schema: 5,
     machine,
     options: {
       backends: options.backends,
@@ -230,6 +236,7 @@ async function main(options: BenchOptions): Promise<number> {
     },
     backends: BACKEND_ORDER.map((b) => statuses.find((s) => s.backend === b)!).sort((a, b) => Number(b.benchmarked) - Number(a.benchmarked)),
     matmul,
+    kernelCall,
     results,
     sampling: { bound, results: sampling },
     notes,

@@ -97,6 +97,48 @@ export interface MatmulRate {
   medianGflops: number;
 }
 
+/** What one kernel call costs when it has almost no arithmetic: dispatch (tfjs's engine, the backend's bookkeeping). */
+export interface KernelCallCost {
+  /** Microseconds per call: the best of the repeats of `calls` one-element adds, each repeat's time over `calls`. */
+  usPerKernel: number;
+  calls: number;
+  repeats: number;
+}
+
+/**
+ * A floor under any step besides its FLOPs: each tfjs kernel a step runs costs at least one dispatch, however small
+ * its tensors. Measured as chained one-element adds (read back once per repeat), best repeat.
+ */
+export async function kernelCallCost(calls = 2000, repeats = 7): Promise<KernelCallCost> {
+  const one = tf.scalar(1);
+  let best = Infinity;
+  try {
+    for (let r = 0; r < repeats + 1; r++) {
+      const start = performance.now();
+      let x = tf.clone(one);
+      for (let i = 0; i < calls; i++) {
+        const next = tf.add(x, one) as tf.Scalar;
+        x.dispose();
+        x = next;
+      }
+      await x.data();
+      x.dispose();
+      if (r > 0) best = Math.min(best, (performance.now() - start) / calls); // the first repeat warms the JIT
+    }
+  } finally {
+    one.dispose();
+  }
+  return { usPerKernel: best * 1000, calls, repeats };
+}
+
+/** The registered kernels `run` dispatches (tf.profile also lists the ops and gradient scopes around them: not counted). */
+export async function countKernels(run: () => Promise<unknown> | unknown): Promise<number> {
+  const info = await tf.profile(async () => {
+    await run();
+  });
+  return info.kernels.filter((k) => tf.getKernel(k.name, tf.getBackend()) != null).length;
+}
+
 /**
  * The current backend's matmul rate: an n × n by n × n tf.matMul, read back each time, repeated; the best repeat is the
  * rate (the least disturbed by other processes). 256³ is 33.6 MFLOP, about a millisecond at wasm's rate here.

@@ -1,6 +1,6 @@
-/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`). Times in milliseconds. */
+/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`, schema 5 `kernelCall` and each result's `dispatch`). Times in milliseconds. */
 import type { BackendName } from '@/lib/tf/names';
-import type { MatmulRate, StepFlops } from './flops';
+import type { KernelCallCost, MatmulRate, StepFlops } from './flops';
 import type { SamplingBound, SamplingResult } from './sampling';
 
 export interface MachineInfo {
@@ -71,16 +71,20 @@ export interface TrainerResult {
   };
   /** The step's FLOPs (scripts/bench/flops.ts), their time at the backend's matmul rate, and the median step over it. */
   flops?: StepFlops & { boundMs: number; timesBound: number };
+  /** Kernels one step dispatches (a step after the timed ones, under tf.profile) and their floor: kernels × the cost of one call. */
+  dispatch?: { kernelsPerStep: number; floorMs: number };
   error?: string;
 }
 
 export interface BenchReport {
-  schema: 4;
+  schema: 5;
   machine: MachineInfo;
   options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
   backends: BackendStatus[];
   /** Each benchmarked backend's matmul rate, measured before its trainers: the FLOP bounds use it. */
   matmul: Partial<Record<BackendName, MatmulRate>>;
+  /** What one near-empty kernel call costs per backend (the dispatch floor's unit). */
+  kernelCall: Partial<Record<BackendName, KernelCallCost>>;
   results: TrainerResult[];
   /** The sampling call (scripts/bench/sampling.ts): its bound (measured on wasm; null if wasm was not benchmarked). */
   sampling: { bound: SamplingBound | null; results: SamplingResult[] };

@@ -9,7 +9,7 @@ import { createTinyLM } from '@/lib/models/tiny-lm';
 import { createVisionLM } from '@/lib/models/vision-lm';
 import { selectBackend } from '@/lib/tf/backend';
 import { teamModels } from '@/lib/train/team-trainer';
-import { matmulParamsPerToken, matmulRate, stepFlops } from '../../scripts/bench/flops';
+import { countKernels, kernelCallCost, matmulParamsPerToken, matmulRate, stepFlops } from '../../scripts/bench/flops';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'cpu', order: ['cpu'] });
@@ -66,6 +66,32 @@ describe('the matmul rate', () => {
     expect(rate.gflops).toBeGreaterThan(0);
     expect(Number.isFinite(rate.gflops)).toBe(true);
     expect(rate.gflops).toBeGreaterThanOrEqual(rate.medianGflops); // the best repeat is the rate
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('the dispatch floor', () => {
+  it('counts the kernels a step dispatches, not the ops and gradient scopes around them', async () => {
+    const [a, b] = [tf.tensor1d([1, 2, 3]), tf.tensor1d([4, 5, 6])];
+    // mul, add: two kernels.
+    expect(await countKernels(() => tf.dispose(tf.add(tf.mul(a, b), a)))).toBe(2);
+    // The gradient of sum(a·b) w.r.t. a: forward Multiply and Sum, then the backward's kernels; the tape's scopes
+    // ('grad', the ops' own names) are profiled too but are not kernels.
+    const kernels = await countKernels(() => tf.dispose(tf.grad((x: tf.Tensor) => tf.sum(tf.mul(x, b)))(a)));
+    const info = await tf.profile(() => tf.dispose(tf.grad((x: tf.Tensor) => tf.sum(tf.mul(x, b)))(a)));
+    expect(info.kernels.length).toBeGreaterThanOrEqual(kernels);
+    expect(info.kernels.map((k) => k.name)).toEqual(expect.arrayContaining(['Multiply', 'Sum']));
+    expect(kernels).toBe(info.kernels.filter((k) => tf.getKernel(k.name, 'cpu') != null).length);
+    expect(kernels).toBeGreaterThanOrEqual(3);
+    tf.dispose([a, b]);
+  });
+
+  it('times a near-empty kernel call, and leaves no tensor behind', async () => {
+    const before = tf.memory().numTensors;
+    const cost = await kernelCallCost(200, 2);
+    expect(cost.calls).toBe(200);
+    expect(cost.usPerKernel).toBeGreaterThan(0);
+    expect(cost.usPerKernel).toBeLessThan(10_000); // 10 ms per one-element add would be a broken measurement
     expect(tf.memory().numTensors).toBe(before);
   });
 });

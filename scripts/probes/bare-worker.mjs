@@ -10,7 +10,7 @@ const bundle = await build({ entryPoints: [path.resolve('scripts/probes/bare-wor
 const code = bundle.outputFiles[0].text;
 const child = spawn('node', ['scripts/serve.mjs', 'out'], { env: { ...process.env, PORT: '4213' }, stdio: 'pipe', detached: true });
 await new Promise((resolve) => child.stdout.once('data', resolve));
-const browser = await chromium.launch({ executablePath: findChromium(), args: chromiumArgs });
+const browser = await chromium.launch({ executablePath: findChromium(), args: [...chromiumArgs, ...(process.env.EXTRA_CHROMIUM_ARGS ? [process.env.EXTRA_CHROMIUM_ARGS] : [])] });
 try {
   const page = await browser.newPage();
   await page.route('**/__bare-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: code }));

@@ -9,7 +9,7 @@ const SELF_IMPROVE_LAB: LabDefinition<'self_improve'> = {
   trainer: 'self_improve',
   fields: [
     'filter', 'demo_fraction', 'num_generations', 'num_prompts', 'temperature', 'demonstration_digits', 'target_digits', 'rounds_per_difficulty',
-    'demo_steps', 'steps_per_round', 'learning_rate', 'per_device_train_batch_size', 'max_steps', 'eval_samples', 'seed',
+    'init_from', 'demo_steps', 'steps_per_round', 'learning_rate', 'per_device_train_batch_size', 'max_steps', 'eval_samples', 'seed',
   ],
   charts: SELF_IMPROVE_CHARTS,
   inspector: { title: 'Rounds and kept samples', render: (samples) => <RoundInspector samples={samples} /> },

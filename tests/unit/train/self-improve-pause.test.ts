@@ -12,7 +12,8 @@ import { createAdditionCurriculum } from '@/lib/tasks/addition-curriculum';
 import { TrainingRun, type LogLine, type PausePoint, type RunState, type StepTrainer } from '@/lib/train/run';
 import { createSelfImproveTrainer, type SelfImproveTrainer } from '@/lib/train/self-improve-trainer';
 
-const tiny = { target_digits: 2, demonstration_digits: 1, demo_steps: 3, steps_per_round: 4, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10, temperature: 1.5, max_steps: 3 };
+// init_from 'base': round 0 trains here (the shipped round 0 is for 3-digit targets).
+const tiny = { init_from: 'base', target_digits: 2, demonstration_digits: 1, demo_steps: 3, steps_per_round: 4, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10, temperature: 1.5, max_steps: 3 };
 const smallModel = () => createTinyLM(configForTask(createAdditionCurriculum({ width: 2 }).at(1), { d_model: 16, n_layers: 1, n_heads: 2 }), 0);
 const withoutTiming = (history: LogLine[]) => history.map((l) => ({ ...l, metrics: Object.fromEntries(Object.entries(l.metrics).filter(([k]) => !k.startsWith('timing/'))) }));
 

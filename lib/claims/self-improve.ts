@@ -76,6 +76,22 @@ export const claims: readonly Claim[] = [
     },
   },
   {
+    id: 'self-improve-full-schedule-round-0',
+    text: 'full_schedule trains round 0 in the run (1,000 SFT steps on the demonstrations from an untrained model) and, on seed 0, ends it on the model the default loads: the same held-out accuracy at every difficulty after round 0. From there both gain at least 20 points on 3-digit sums by round 5, the default with 120 fine-tuning steps a round against full_schedule’s 200.',
+    where: 'self_improve presets full_schedule, default; the self-improvement lab and its chapter section',
+    runs: { full: selfImprove('full_schedule', 0), loaded: selfImprove('default', 0) },
+    check: ({ full, loaded }) => {
+      const [f0, l0] = [evalAt(full, 1), evalAt(loaded, 1)];
+      const same = Object.keys(f0).length > 0 && Object.keys(f0).every((k) => f0[k] === l0[k]);
+      const trainedHere = 'loss' in trains(full)[0].metrics && !('loss' in trains(loaded)[0].metrics);
+      const [[a0, a], [b0, b]] = [targetAfterRounds(full), targetAfterRounds(loaded)];
+      return {
+        holds: same && trainedHere && a - a0 >= 0.2 && b - b0 >= 0.2,
+        figure: `after round 0, full_schedule ${Object.values(f0).map(pct).join(', ')}; default ${Object.values(l0).map(pct).join(', ')} (round 0 trained only in full_schedule: ${trainedHere ? 'yes' : 'no'}); 3-digit accuracy after round 5: full_schedule ${pct(a)}, default ${pct(b)}`,
+      };
+    },
+  },
+  {
     id: 'self-improve-majority-keeps-wrong',
     text: `Without a verifier, a majority vote keeps mostly wrong answers on 3-digit sums (the kept samples’ precision is below 50% in every round) and 3-digit accuracy ends less than 5 points above round 0, on each of ${seedWords(SEEDS)}.`,
     where: 'self_improve preset majority; the self-improvement lab and its chapter section',

@@ -1,6 +1,7 @@
 /**
- * Pause inside a step: a self-improvement round (about a minute in a browser) stops at its next pause point, between
- * two fine-tuning steps, and the resumed run logs exactly what an uninterrupted one logs. And the step loop's pause
+ * Pause inside a step: a self-improvement round (seconds in a browser; round 0 trained in the run, most of a minute)
+ * stops at its next pause point, between two fine-tuning steps, and the resumed run logs exactly what an uninterrupted
+ * one logs. And the step loop's pause
  * points let a pause in even when the step never leaves its task on its own (the wasm backend's case).
  */
 import * as tf from '@tensorflow/tfjs';

@@ -62,7 +62,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
                 <th scope="row">{row.round}</th>
                 {row.byDifficulty.map((a, i) => (
                   // The cell's shade is its accuracy; the number is written too, so nothing rests on colour alone.
-                  <td key={i} style={{ background: `color-mix(in srgb, #19a979 ${Math.round(a * 70)}%, transparent)` }}>
+                  <td key={i} style={{ background: `color-mix(in srgb, var(--heat) ${Math.round(a * 70)}%, transparent)` }}>
                     {percent(a)}
                   </td>
                 ))}

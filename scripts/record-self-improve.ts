@@ -1,7 +1,7 @@
 /**
  * npm run record:self-improve
  *
- * Runs the self-improvement lab's three presets (default, majority, sft_only) with seed 0 on wasm, as the CLI and the
+ * Runs the self-improvement lab's four presets (default, majority, sft_only, full_schedule) with seed 0 on wasm, as the CLI and the
  * claims start them, and writes every log line to content/self-improve-runs.json: the runs whose numbers the chapter's
  * self-improvement section prints (tests/content/self-improve-numbers.test.ts recomputes them from this file and
  * checks it still matches the presets; `npm run claims -- --only self-improve-verifier-lifts-target` reruns them).
@@ -9,6 +9,7 @@
  * run costs one core whatever else the machine is doing.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { presetSettings } from '@/lib/train/config';
 import { trainerSettings } from '@/lib/spec/registry';
 import { TrainingRun, type LogLine } from '@/lib/train/run';
@@ -17,7 +18,7 @@ import { SELF_IMPROVE_PRESETS, type SelfImproveRuns } from '@/content/self-impro
 
 import { parseFlags, UsageError } from './cli';
 
-const USAGE = 'usage: npm run record:self-improve -- [--presets default,majority,sft_only] [--out FILE] [--merge FILE,FILE,...]';
+const USAGE = 'usage: npm run record:self-improve -- [--presets default,majority,sft_only,full_schedule] [--out FILE] [--merge FILE,FILE,...]';
 const { values } = parseFlags(process.argv.slice(2), { presets: { type: 'string' }, out: { type: 'string', default: 'content/self-improve-runs.json' }, merge: { type: 'string' } }, USAGE);
 const OUT = values.out as string;
 const log = (message: string) => console.error(`record: ${message}`);
@@ -32,7 +33,11 @@ for (const preset of chosen as (typeof SELF_IMPROVE_PRESETS)[number][]) {
   const { schema, presets } = trainerSettings('self_improve');
   const config: Record<string, number | string | boolean> = { ...presetSettings(schema, presets[preset]), seed: 0 };
   const cpu0 = process.cpuUsage();
-  const { trainer } = await startTrainer('self_improve', { overrides: config, backend: { requested: 'wasm', order: ['wasm'] } });
+  const { trainer } = await startTrainer('self_improve', {
+    overrides: config,
+    readCheckpoint: async (file) => new Uint8Array(fs.readFileSync(path.join('public', file))),
+    backend: { requested: 'wasm', order: ['wasm'] },
+  });
   const history: LogLine[] = [];
   const run = new TrainingRun(trainer, {
     maxSteps: Number(config.max_steps),

@@ -8,6 +8,12 @@ import { ScrollBox } from '../shell/ScrollBox';
 /** One decimal, as chapter 10 quotes these accuracies (9.5% after round 0): a whole percent would say 10%. */
 export const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
 
+/** What round 0 was: trained in this run, or loaded (the default: the same SFT, done ahead of time). */
+export function roundZeroWords({ roundZero, demonstrationDigits }: StepSample<'self_improve'>['data']): string {
+  const sft = `${roundZero.steps.toLocaleString('en-US')} steps of SFT on the human-written demonstrations (up to ${demonstrationDigits} digits)`;
+  return roundZero.loaded ? `was loaded, not trained in this run: ${sft}, done ahead of time and shipped with the lab (init_from sft; "base" trains it here).` : `fine-tuned from an untrained model: ${sft}.`;
+}
+
 /**
  * After each round: a heat map of held-out accuracy (rounds down, difficulties across), and the round's samples, each
  * marked kept or not, and right or wrong, so the wrong answers a filter let through (what a verifier would have
@@ -35,7 +41,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
         </select>
       </div>
       <p className="inspector-summary">
-        Round {round.round} {round.round === 0 ? `fine-tuned on the human-written demonstrations (up to ${round.demonstrationDigits} digits).` : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
+        Round {round.round} {round.round === 0 ? roundZeroWords(round) : `sampled ${round.difficulty}-digit sums and kept them by ${round.filter === 'verifier' ? 'the verifier' : round.filter === 'majority' ? 'majority vote' : 'no filter'}.`}{' '}
         The target is {round.targetDigits} digits, which no demonstration has.
       </p>
       <ScrollBox label="Held-out accuracy by round and difficulty">
@@ -56,7 +62,7 @@ export function RoundInspector({ samples }: { samples: StepSample<'self_improve'
                 <th scope="row">{row.round}</th>
                 {row.byDifficulty.map((a, i) => (
                   // The cell's shade is its accuracy; the number is written too, so nothing rests on colour alone.
-                  <td key={i} style={{ background: `color-mix(in srgb, #19a979 ${Math.round(a * 70)}%, transparent)` }}>
+                  <td key={i} style={{ background: `color-mix(in srgb, var(--heat) ${Math.round(a * 70)}%, transparent)` }}>
                     {percent(a)}
                   </td>
                 ))}

@@ -58,8 +58,9 @@ trainer for the loop: each round's fine-tuning is \`SFTTrainer\`, and \`${LOOP_S
   many steps their reference solution takes (its lines before \`####\`, \`common.difficulty\`). The last difficulty,
   \`TARGET_DIFFICULTY\`, holds every longer problem too. The verifier is the other projects' \`correctness_reward\`:
   the integer after \`####\` against GSM8K's answer.
-- **Round 0.** The lab trains its model from scratch for \`demo_steps\` steps; a pretrained model needs one pass over the
-  demonstrations, so round 0 runs one, at most \`DEMO_STEPS\` steps.
+- **Round 0.** The lab's round 0 trains its model from scratch for \`demo_steps\` steps (by default it loads that
+  round, trained ahead of time: \`init_from\` sft); a pretrained model needs one pass over the demonstrations, so
+  round 0 here runs one, at most \`DEMO_STEPS\` steps.
 - **Optimizer.** The lab keeps one Adam through every round; here each round is a new \`SFTTrainer\`, so Adam's moments
   start again each round (the rate stays constant, as the lab's). The model itself carries on from round to round, as
   in the lab; STaR and ReST-EM restart each round from the base model instead.

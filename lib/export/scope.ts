@@ -136,6 +136,9 @@ export const selfImproveScope: ScopeOf = (s) => ({
       plural: true,
       why: 'GSM8K problems, graded by how many steps their reference solution takes, stand in for them (the short ones are the demonstrations, the longest the target).',
     },
+    ...(s.init_from === 'base'
+      ? []
+      : [{ what: 'the lab’s round-0 checkpoint', why: 'the project trains round 0 itself, one pass of SFT on the short problems’ solutions from Qwen3-0.6B, a pretrained instruct model.' }]),
   ],
 });
 

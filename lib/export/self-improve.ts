@@ -93,6 +93,13 @@ export const SELF_IMPROVE_RULES: Record<string, Rule> = {
       'changed',
     ),
   rounds_per_difficulty: (v) => loop('ROUNDS_PER_DIFFICULTY', v as number, 'rounds at each difficulty before the next (common.round_difficulty, the lab’s roundDifficulty).'),
+  init_from: (v) => ({
+    status: 'none',
+    note:
+      v === 'base'
+        ? 'the lab trains round 0 from an untrained model; the project’s round 0 fine-tunes MODEL, a pretrained instruct model (common.py), on the demonstrations.'
+        : 'the lab loads its round 0 (its model after SFT on the demonstrations, trained ahead of time); the project trains round 0 itself, fine-tuning MODEL, a pretrained instruct model (common.py), on the demonstrations.',
+  }),
   demo_steps: (v) =>
     loop(
       'DEMO_STEPS',

@@ -194,8 +194,8 @@ const ENTRIES = {
     summary: 'self-improvement (expert iteration): sample, keep what a verifier or a majority vote accepts, fine-tune, then longer sums',
     schema: selfImproveSchema,
     presets: selfImprovePresets,
-    // It builds its own model: round 0 is SFT on the demonstrations, sized for the longest sum from the start.
-    checkpoint: null,
+    // Round 0 (SFT on the demonstrations) shipped as a checkpoint; "base" builds its own model and trains round 0 itself.
+    checkpoint: (config) => (config.init_from === 'base' ? null : 'self_improve_sft'),
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/self-improve-trainer').then((m) => m.selfImproveFactory),

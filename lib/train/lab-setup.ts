@@ -121,6 +121,8 @@ export const CHECKPOINTS = {
   agent_reflect_feedback_sft: 'models/agent-reflect-feedback-sft.arlw',
   /** The team lab's receiver after SFT on one convention for reading the channel (lib/train/team-sft.ts). */
   team_receiver_sft: 'models/team-receiver-sft.arlw',
+  /** The self-improvement lab's round 0: its model after SFT on the demonstrations (scripts/build-self-improve-checkpoint.ts). */
+  self_improve_sft: 'models/self-improve-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

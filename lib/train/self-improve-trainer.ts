@@ -1,9 +1,11 @@
 /**
  * Self-improvement by expert iteration on addition graded by length (lib/tasks/addition-curriculum.ts). Round 0 is
- * SFT on human-written demonstrations of short sums. Every later round samples num_generations answers to problems
- * one difficulty past the demonstrations, keeps those its filter accepts (a verifier, a majority vote, or nothing),
- * and fine-tunes on them mixed with the demonstrations and every earlier round's kept samples; the difficulty moves on
- * every rounds_per_difficulty rounds. One trainStep is one round (about a minute in a browser), so it offers the step
+ * SFT on human-written demonstrations of short sums: by default (init_from 'sft') loaded from a checkpoint that is
+ * this trainer's own round 0, so the round only evaluates it; with init_from 'base' trained here. Every later round
+ * samples num_generations answers to problems one difficulty past the demonstrations, keeps those its filter accepts
+ * (a verifier, a majority vote, or nothing), and fine-tunes on them mixed with the demonstrations and every earlier
+ * round's kept samples; the difficulty moves on every rounds_per_difficulty rounds. One trainStep is one round
+ * (seconds in a browser), so it offers the step
  * loop a pause point between its phases and between its fine-tuning steps: a pause takes effect within a fine-tuning
  * step, or after the sampling or evaluation under way, and the resumed round ends with the numbers of an unpaused one.
  */
@@ -18,7 +20,7 @@ import { lmTrainerFactory, type LmTrainer } from './lm-factory';
 import { sampleGroups } from './on-policy';
 import { StepTimer } from './optim';
 import type { Metrics, PausePoint } from './run';
-import { selfImproveSchema } from './self-improve-config';
+import { SELF_IMPROVE_SFT, selfImproveSchema } from './self-improve-config';
 import { selfImproveModelConfig } from './self-improve-model';
 import { filterSamples, keptPrecision, verified, type SampleFilter } from './self-improve-filter';
 import { sftSchema } from './sft-config';
@@ -44,6 +46,8 @@ export interface SelfImproveInspection {
   filter: SampleFilter;
   demonstrationDigits: number;
   targetDigits: number;
+  /** Round 0's SFT on the demonstrations: loaded from the checkpoint (init_from 'sft'), or trained in this run; its steps. */
+  roundZero: { loaded: boolean; steps: number };
   /** The last round's samples, a few groups of num_generations (none in round 0). */
   samples: InspectedSample[];
   /** Greedy held-out accuracy at each difficulty (index 0 = 1 digit) after every round so far. */
@@ -83,6 +87,12 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
   const config = resolve(selfImproveSchema, overrides);
   if (config.demonstration_digits >= config.target_digits) {
     throw new Error(`demonstration_digits (${config.demonstration_digits}) must be below target_digits (${config.target_digits}): the target is what no demonstration shows`);
+  }
+  const loaded = config.init_from === 'sft';
+  if (loaded && (config.demonstration_digits !== SELF_IMPROVE_SFT.demonstration_digits || config.target_digits !== SELF_IMPROVE_SFT.target_digits)) {
+    throw new Error(
+      `init_from 'sft' loads a round 0 trained on ${SELF_IMPROVE_SFT.demonstration_digits}-column demonstrations for a ${SELF_IMPROVE_SFT.target_digits}-digit target; with demonstration_digits ${config.demonstration_digits} and target_digits ${config.target_digits}, set init_from 'base' to train round 0 in the run`,
+    );
   }
   const curriculum = createAdditionCurriculum({ width: config.target_digits });
   const task = curriculum.at(1); // every difficulty shares tokenizer, prompt length and encoders
@@ -182,9 +192,10 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
       const counts = round === 0 ? {} : await timer.timeAsync('generation', () => collect(difficulty));
       if (round === 0) lastSamples = [];
       useSamples = round > 0;
-      const steps = round === 0 ? config.demo_steps : config.steps_per_round;
+      // Loaded (init_from 'sft'), round 0's SFT was done ahead of time: the round only evaluates the checkpoint.
+      const steps = round === 0 ? (loaded ? 0 : config.demo_steps) : config.steps_per_round;
       let [loss, tokenAccuracy] = [0, 0];
-      phase(round === 0 ? `round 0: fine-tuning on the demonstrations (${steps} steps)` : `round ${round}: fine-tuning on ${config.demo_fraction === 1 ? 'the demonstrations alone' : 'kept samples and demonstrations'} (${steps} steps)`);
+      if (round > 0 || !loaded) phase(round === 0 ? `round 0: fine-tuning on the demonstrations (${steps} steps)` : `round ${round}: fine-tuning on ${config.demo_fraction === 1 ? 'the demonstrations alone' : 'kept samples and demonstrations'} (${steps} steps)`);
       for (let s = 0; s < steps; s++) {
         await mayPause(); // before each fine-tuning step, the first included: right after sampling
         const m = await timer.timeAsync('fine_tuning', () => sft.trainStep());
@@ -192,11 +203,13 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
         if (s === steps - 1) sftTokens = m.num_tokens;
       }
       await mayPause();
-      phase(`round ${round}: evaluating every difficulty`);
+      phase(round === 0 && loaded ? `round 0: loaded, not trained (${SELF_IMPROVE_SFT.demo_steps} steps of SFT on the demonstrations, done ahead of time): evaluating every difficulty` : `round ${round}: evaluating every difficulty`);
       const evaluation = await timer.timeAsync('evaluation', evaluateAll);
       freshEval = evaluation;
       accuracyHistory.push({ round, byDifficulty: difficulties.map((d) => evaluation[`eval/accuracy_${d}_digits`]) });
-      return { round, difficulty, ...counts, loss, mean_token_accuracy: tokenAccuracy, num_tokens: numTokens + sftTokens, 'eval/accuracy_target': evaluation['eval/accuracy_target'], ...timer.metrics() };
+      // A loaded round 0 trained no step here: it logs no loss rather than a 0.
+      const fit: Metrics = steps > 0 ? { loss, mean_token_accuracy: tokenAccuracy } : {};
+      return { round, difficulty, ...counts, ...fit, num_tokens: numTokens + sftTokens, 'eval/accuracy_target': evaluation['eval/accuracy_target'], ...timer.metrics() };
     },
     evaluate: async () => {
       if (freshEval) return freshEval;
@@ -211,6 +224,7 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
             filter: config.filter,
             demonstrationDigits: config.demonstration_digits,
             targetDigits: config.target_digits,
+            roundZero: { loaded, steps: loaded ? SELF_IMPROVE_SFT.demo_steps : config.demo_steps },
             samples: lastSamples,
             accuracy: accuracyHistory.map((a) => ({ round: a.round, byDifficulty: [...a.byDifficulty] })),
           },
@@ -223,8 +237,9 @@ export function createSelfImproveTrainer(model: TinyLM, overrides: Record<string
   };
 }
 /**
- * For the registry: the trainer builds its own model (seeded, sized for target_digits), or continues one given with
- * --init whose context fits the curriculum.
+ * For the registry: the trainer starts from its round-0 checkpoint (init_from 'sft', the registry's checkpoint) or
+ * builds its own model (seeded, sized for target_digits), or continues one given with --init whose context fits the
+ * curriculum.
  */
 export const selfImproveFactory = lmTrainerFactory(
   (model, overrides) => createSelfImproveTrainer(model, overrides),

@@ -43,6 +43,9 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', as
   const heatMap = inspector.getByRole('table', { name: 'Held-out accuracy by round and difficulty' });
   await expect(heatMap.locator('tbody th').first()).toHaveText('0');
   for (const cell of await heatMap.locator('tbody td').allTextContents()) expect(cell).toMatch(/^\d{1,3}\.\d%$/);
+  // The default's round 0 is the shipped checkpoint: the inspector says it was loaded, not trained here.
+  await picker.selectOption('1');
+  await expect(inspector).toContainText('Round 0 was loaded, not trained in this run: 1,000 steps of SFT');
   const accuracy = page.getByRole('figure', { name: /Held-out accuracy by difficulty/ });
   await expect(accuracy.locator('.plot-axis-title').last()).toHaveText('round');
   await expect(accuracy.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['1 digit', '2 digits', '3 digits']);
@@ -61,9 +64,9 @@ test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', as
 test('self-improve lab: Pause takes effect inside round 0, and Train resumes it', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  // Round 0 at its default length (1,000 fine-tuning steps): long enough that a pause between rounds would be
-  // tens of seconds away.
-  await page.goto('/labs/self-improve/?num_prompts=16&eval_samples=20&seed=2&max_steps=2');
+  // Round 0 trained in the run (init_from base) at its default length (1,000 fine-tuning steps): long enough that a
+  // pause between rounds would be tens of seconds away.
+  await page.goto('/labs/self-improve/?init_from=base&num_prompts=16&eval_samples=20&seed=2&max_steps=2');
   await labSettled(page);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(status(page)).toContainText('now: round 0: fine-tuning', { timeout: budget(60_000) });

@@ -61,6 +61,7 @@ describe('the round inspector', () => {
     filter: 'verifier',
     demonstrationDigits: 2,
     targetDigits: 3,
+    roundZero: { loaded: true, steps: 1000 },
     samples: [],
     accuracy: accuracy.map((byDifficulty, i) => ({ round: i, byDifficulty })),
   });
@@ -82,5 +83,13 @@ describe('the round inspector', () => {
     expect(html).toContain('9.5%');
     expect(html).toContain('20.0%');
     expect(html).not.toMatch(/>10%</);
+  });
+
+  it('says what round 0 was: loaded from the shipped checkpoint (the default), or trained in the run', () => {
+    const loaded = renderToStaticMarkup(createElement(RoundInspector, { samples: [{ step: 1, data: round(0, [[1, 0.95, 0.095]]) }] }));
+    expect(loaded).toContain('Round 0 was loaded, not trained in this run: 1,000 steps of SFT on the human-written demonstrations (up to 2 digits), done ahead of time');
+    const trained = { ...round(0, [[1, 0.95, 0.095]]), roundZero: { loaded: false, steps: 1000 } };
+    const html = renderToStaticMarkup(createElement(RoundInspector, { samples: [{ step: 1, data: trained }] }));
+    expect(html).toContain('Round 0 fine-tuned from an untrained model: 1,000 steps of SFT on the human-written demonstrations (up to 2 digits).');
   });
 });

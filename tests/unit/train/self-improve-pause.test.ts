@@ -1,6 +1,7 @@
 /**
- * Pause inside a step: a self-improvement round (about a minute in a browser) stops at its next pause point, between
- * two fine-tuning steps, and the resumed run logs exactly what an uninterrupted one logs. And the step loop's pause
+ * Pause inside a step: a self-improvement round (seconds in a browser; round 0 trained in the run, most of a minute)
+ * stops at its next pause point, between two fine-tuning steps, and the resumed run logs exactly what an uninterrupted
+ * one logs. And the step loop's pause
  * points let a pause in even when the step never leaves its task on its own (the wasm backend's case).
  */
 import * as tf from '@tensorflow/tfjs';
@@ -12,7 +13,8 @@ import { createAdditionCurriculum } from '@/lib/tasks/addition-curriculum';
 import { TrainingRun, type LogLine, type PausePoint, type RunState, type StepTrainer } from '@/lib/train/run';
 import { createSelfImproveTrainer, type SelfImproveTrainer } from '@/lib/train/self-improve-trainer';
 
-const tiny = { target_digits: 2, demonstration_digits: 1, demo_steps: 3, steps_per_round: 4, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10, temperature: 1.5, max_steps: 3 };
+// init_from 'base': round 0 trains here (the shipped round 0 is for 3-digit targets).
+const tiny = { init_from: 'base', target_digits: 2, demonstration_digits: 1, demo_steps: 3, steps_per_round: 4, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10, temperature: 1.5, max_steps: 3 };
 const smallModel = () => createTinyLM(configForTask(createAdditionCurriculum({ width: 2 }).at(1), { d_model: 16, n_layers: 1, n_heads: 2 }), 0);
 const withoutTiming = (history: LogLine[]) => history.map((l) => ({ ...l, metrics: Object.fromEntries(Object.entries(l.metrics).filter(([k]) => !k.startsWith('timing/'))) }));
 

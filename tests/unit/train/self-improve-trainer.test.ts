@@ -12,7 +12,8 @@ import { TrainingRun } from '@/lib/train/run';
 import { accuracyMetrics } from '@/lib/train/self-improve-config';
 import { createSelfImproveTrainer, roundDifficulty } from '@/lib/train/self-improve-trainer';
 
-const tiny = { target_digits: 2, demonstration_digits: 1, demo_steps: 2, steps_per_round: 2, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10 };
+// init_from 'base': round 0 trains here (the shipped round 0 is for 3-digit targets).
+const tiny = { init_from: 'base', target_digits: 2, demonstration_digits: 1, demo_steps: 2, steps_per_round: 2, num_prompts: 4, num_generations: 2, per_device_train_batch_size: 4, eval_samples: 10 };
 const smallModel = (seed = 0) => createTinyLM(configForTask(createAdditionCurriculum({ width: 2 }).at(1), { d_model: 16, n_layers: 1, n_heads: 2 }), seed);
 
 beforeAll(async () => {
@@ -85,6 +86,30 @@ describe('self_improve trainer', () => {
     const model = smallModel();
     expect(() => createSelfImproveTrainer(model, { ...tiny, demonstration_digits: 2 })).toThrow(/must be below target_digits/);
     expect(() => createSelfImproveTrainer(model, { ...tiny, target_digits: 3 })).toThrow(/context_length/);
+    // The shipped round 0 was trained on 2-column demonstrations for 3-digit sums: other digits must train their own.
+    expect(() => createSelfImproveTrainer(model, { ...tiny, init_from: 'sft' })).toThrow(/set init_from 'base' to train round 0 in the run/);
+    model.dispose();
+  });
+
+  it('with init_from sft (the default) trains nothing in round 0: it evaluates the model it was given, then samples from round 1', async () => {
+    const model = createTinyLM(configForTask(createAdditionCurriculum({ width: 3 }).at(1), { d_model: 16, n_layers: 1, n_heads: 2 }), 0);
+    const before = await Promise.all(model.trainableVariables().map((w) => w.data()));
+    const { init_from, target_digits, demonstration_digits, ...small } = tiny;
+    const trainer = createSelfImproveTrainer(model, { ...small, eval_samples: 10 });
+    expect([trainer.config.init_from, init_from, target_digits, demonstration_digits]).toEqual(['sft', 'base', 2, 1]);
+    const phases: string[] = [];
+    trainer.onPhase!((phase) => phases.push(phase));
+    const round0 = await trainer.trainStep();
+    expect(phases).toEqual(['round 0: loaded, not trained (1000 steps of SFT on the demonstrations, done ahead of time): evaluating every difficulty']);
+    expect(round0).toMatchObject({ round: 0, difficulty: 2 });
+    expect(round0).not.toHaveProperty('loss'); // no step was taken: no loss to log
+    expect(round0).not.toHaveProperty('timing/fine_tuning_ms');
+    const after = await Promise.all(model.trainableVariables().map((w) => w.data()));
+    expect(after).toEqual(before);
+    const round1 = await trainer.trainStep();
+    expect(round1).toMatchObject({ round: 1, difficulty: 3, samples: 8 });
+    expect(round1.loss).toBeGreaterThan(0);
+    trainer.dispose();
     model.dispose();
   });
 });

@@ -17,7 +17,9 @@
  *   public/models/agent-reflect-feedback-sft.arlw  the same recipe with 30% of the direct answers wrong first and 30%
  *                                  of their second tries calling: the reflect_feedback preset's start.
  *   public/models/team-receiver-sft.arlw  the team lab's receiver after SFT on one convention for reading the channel
- *                                  (scripts/build-team-checkpoint.ts, run last).
+ *                                  (scripts/build-team-checkpoint.ts).
+ *   public/models/vision-sft.arlw  the vision lab's model after its 800-step SFT phase on described pictures, where
+ *                                  the default preset's GRPO starts (scripts/build-vision-checkpoint.ts, run last).
  * Prints each SFT run as JSON lines and its final held-out metrics. `-- --only agent_memory_sft,agent_reflect_sft`
  * rebuilds only those (each run is independent: same bytes either way).
  */
@@ -137,3 +139,4 @@ if (wanted('agent_reflect_feedback_sft')) {
 }
 
 if (wanted('team_receiver_sft')) await import('./build-team-checkpoint');
+if (wanted('vision_sft')) await import('./build-vision-checkpoint');

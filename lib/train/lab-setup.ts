@@ -121,6 +121,8 @@ export const CHECKPOINTS = {
   agent_reflect_feedback_sft: 'models/agent-reflect-feedback-sft.arlw',
   /** The team lab's receiver after SFT on one convention for reading the channel (lib/train/team-sft.ts). */
   team_receiver_sft: 'models/team-receiver-sft.arlw',
+  /** The vision lab's model (4 × 4 pictures, mixed questions) after its SFT phase on described pictures (lib/train/vision-sft.ts). */
+  vision_sft: 'models/vision-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

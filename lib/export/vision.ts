@@ -26,7 +26,7 @@
  * common.py, to change for another model's patch size.
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
-import { VISION_SFT, visionSchema } from '@/lib/train/vision-config';
+import { sftStepsBehind, VISION_SFT, visionSchema } from '@/lib/train/vision-config';
 import { CONFIG_OF } from './mapping';
 import { code, float, type Py } from './py';
 import { batchOutcome, copied, inBothPhases, inSftPhase, learningRate, mapFields, pythonLiteral, type Kwarg, type Row, type Rule, type Settings } from './rules';
@@ -83,8 +83,7 @@ export const VISION_RULES = {
         }
       : { status: 'copied', note: 'the lab’s model starts untrained, and its SFT phase is the run’s own sft_steps; the project starts from MODEL, a pretrained VLM.' },
   sft_steps: (v, s) => {
-    // From the checkpoint, the lab's SFT is the checkpoint's steps and then the run's own.
-    const steps = (v as number) + (s.init_from === 'sft' ? VISION_SFT.steps : 0);
+    const steps = sftStepsBehind(s); // from the checkpoint: its SFT steps, then the run's own
     return steps === 0
       ? { status: 'copied', constant: { file: 'train_grpo.py', name: 'START_FROM', value: code('MODEL') }, note: 'no SFT phase in the run: train_grpo.py starts from MODEL (skip train_sft.py).' }
       : {

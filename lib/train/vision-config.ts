@@ -7,6 +7,10 @@ import { grpoSchema } from './grpo-config';
  * starts its GRPO there; from_scratch runs the same phase live.
  */
 export const VISION_SFT = { steps: 800, seed: 0, grid_size: 4 } as const;
+/** SFT steps behind a run's GRPO: the checkpoint's (init_from 'sft') and the run's own sft_steps (the export's SFT phase). */
+export function sftStepsBehind(settings: { init_from?: unknown; sft_steps?: unknown }): number {
+  return Number(settings.sft_steps) + (settings.init_from === 'sft' ? VISION_SFT.steps : 0);
+}
 /** The default's GRPO steps from the checkpoint: as many as end within 30 s in a browser (issue 50). */
 export const VISION_GRPO_STEPS = 150;
 
@@ -80,7 +84,7 @@ const FROM_BASE = { init_from: 'base', sft_steps: VISION_SFT.steps } as const;
 
 export const visionPresets = {
   default: {
-    description: 'GRPO_DESCRIPTION',
+    description: 'GRPO from the shipped SFT checkpoint (800 steps of SFT on described pictures, seed 0: 50.0% held out): 150 steps of 32 pictures × 8 answers with a correctness reward, as many as end within 30 s in a browser. Measured (wasm, seeds 0, 1, 2): 56.8%, 56.4%, 57.4% after GRPO, 6.8, 6.4 and 7.4 points up (from_scratch’s 800 GRPO steps lift 11.6 to 23 points: the short run trades lift for time); 34.2 to 35.2 points above text_only (22.6%, 22.2%, 22.2%). Claims vision-grpo-lifts and vision-sees (npm run claims).',
     overrides: {},
   },
   from_scratch: {
@@ -88,7 +92,7 @@ export const visionPresets = {
     overrides: { ...FROM_BASE, max_steps: 1600, eval_steps: 200 },
   },
   text_only: {
-    description: 'TEXT_ONLY_DESCRIPTION',
+    description: 'The default’s training with the picture replaced by nothing, from an untrained model (the checkpoint has seen pictures): 800 SFT steps, then 150 GRPO steps. What guessing from the question alone reaches (22.6%, 22.2%, 22.2% on seeds 0, 1 and 2), the floor that shows the default model really looks.',
     overrides: { ...FROM_BASE, use_image: false, max_steps: VISION_SFT.steps + VISION_GRPO_STEPS, eval_steps: 50 },
   },
   counting: {

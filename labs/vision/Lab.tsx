@@ -45,7 +45,7 @@ const VISION_LAB: LabDefinition<'vision'> = {
   evalMetric: ['eval/accuracy', 'held-out accuracy', true],
   comparisons: [
     {
-      label: 'The default run and text_only on one seed, overlaid: the gap between them is what looking at the picture is worth.',
+      label: 'The default run and text_only on one seed, overlaid (text_only trains its own 800 SFT steps first, the default starts from the checkpoint that holds them): the gap between their ends is what looking at the picture is worth.',
       presets: ['default', 'text_only'],
       columns: [
         { label: 'held-out accuracy', metric: 'eval/accuracy', read: 'final', percent: true },

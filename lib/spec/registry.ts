@@ -242,7 +242,7 @@ const ENTRIES = {
     summary: 'a tiny vision-language model: SFT on described pictures, then GRPO with a correctness reward (count shapes, name colours)',
     schema: visionSchema,
     presets: visionPresets,
-    // It builds its own model: the first sft_steps steps are its SFT phase.
+    // The SFT checkpoint (vision_sft) by default; init_from 'base' builds its own model, whose first sft_steps steps are its SFT phase.
     checkpoint: visionCheckpoint,
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },

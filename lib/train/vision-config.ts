@@ -88,7 +88,7 @@ export const visionPresets = {
     overrides: {},
   },
   from_scratch: {
-    description: 'The whole pipeline, live: SFT on described pictures for 800 steps from an untrained model (the checkpoint’s recipe: watch the loss fall and the answers form), then 800 GRPO steps of 32 pictures × 8 answers. Measured (wasm, seeds 0, 1, 2): held-out accuracy 50.0%, 48.2%, 44.8% after SFT and 65.6%, 71.2%, 56.4% after GRPO, 15.6, 23 and 11.6 points up. About five times the default’s time. Claim vision-from-scratch-lifts (npm run claims).',
+    description: 'The whole pipeline, live: SFT on described pictures for 800 steps from an untrained model (the checkpoint’s recipe: watch the loss fall and the answers form), then 800 GRPO steps of 32 pictures × 8 answers. Measured (wasm, seeds 0, 1, 2): held-out accuracy 50.0%, 48.2%, 44.8% after SFT and 65.6%, 71.2%, 56.4% after GRPO, 15.6, 23 and 11.6 points up. About six times the default’s time. Claim vision-from-scratch-lifts (npm run claims).',
     overrides: { ...FROM_BASE, max_steps: 1600, eval_steps: 200 },
   },
   text_only: {

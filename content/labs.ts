@@ -103,7 +103,7 @@ export const labs = [
   {
     slug: 'vision',
     title: 'A policy that sees: counting shapes in pictures',
-    summary: 'A tiny vision-language model: each picture, a grid of coloured shapes, becomes image tokens in front of the question. SFT on described pictures, then GRPO with a reward for the right answer: see each picture with the policy’s answers marked right and wrong, and where its answer looked. Train text_only, the same model with no picture, for the floor that shows it really looks.',
+    summary: 'A tiny vision-language model: each picture, a grid of coloured shapes, becomes image tokens in front of the question. GRPO with a reward for the right answer, from a shipped SFT checkpoint on described pictures (from_scratch runs that SFT phase live first): see each picture with the policy’s answers marked right and wrong, and where its answer looked. Train text_only, the same model with no picture, for the floor that shows it really looks.',
     chapter: 'beyond-the-calculator',
     trainer: 'vision',
   },

@@ -19,7 +19,9 @@
  *   public/models/team-receiver-sft.arlw  the team lab's receiver after SFT on one convention for reading the channel
  *                                  (scripts/build-team-checkpoint.ts).
  *   public/models/self-improve-sft.arlw  the self-improvement lab's round 0: its model after 1,000 steps of SFT on the
- *                                  demonstrations (scripts/build-self-improve-checkpoint.ts, run last).
+ *                                  demonstrations (scripts/build-self-improve-checkpoint.ts).
+ *   public/models/vision-sft.arlw  the vision lab's model after its 800-step SFT phase on described pictures, where
+ *                                  the default preset's GRPO starts (scripts/build-vision-checkpoint.ts, run last).
  * Prints each SFT run as JSON lines and its final held-out metrics. `-- --only agent_memory_sft,agent_reflect_sft`
  * rebuilds only those (each run is independent: same bytes either way).
  */
@@ -140,3 +142,4 @@ if (wanted('agent_reflect_feedback_sft')) {
 
 if (wanted('team_receiver_sft')) await import('./build-team-checkpoint');
 if (wanted('self_improve_sft')) await import('./build-self-improve-checkpoint');
+if (wanted('vision_sft')) await import('./build-vision-checkpoint');

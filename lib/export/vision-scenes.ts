@@ -4,6 +4,7 @@
  */
 import { createRng } from '@/lib/random';
 import { COUNTING_KINDS, createVisionTask, MIXED_KINDS, type VisionProblem } from '@/lib/tasks/vision';
+import { sftStepsBehind } from '@/lib/train/vision-config';
 import type { Settings } from './rules';
 
 const COLOUR_WORD: Record<string, string> = { r: 'red', g: 'green', b: 'blue', y: 'yellow' };
@@ -33,7 +34,7 @@ export function visionScenes(settings: Settings): { train: SceneRow[]; test: Sce
     occupancy: settings.occupancy as number,
   });
   const grpoPrompts = Math.max(0, (settings.max_steps as number) - (settings.sft_steps as number)) * ((settings.per_device_train_batch_size as number) / (settings.num_generations as number));
-  const sftExamples = (settings.sft_steps as number) * (settings.sft_batch_size as number);
+  const sftExamples = sftStepsBehind(settings) * (settings.sft_batch_size as number); // the checkpoint's SFT included
   // As many problems as the longer phase consumes (each phase reads the file from the start), at most 20,000.
   const n = Math.min(20_000, Math.max(64, grpoPrompts, sftExamples));
   const train = task.sample('train', n, createRng(`vision-export/${String(settings.seed)}`)).map(sceneRow);

@@ -26,7 +26,7 @@
  * common.py, to change for another model's patch size.
  */
 import { TRL_VERSION } from '@/content/trl-defaults';
-import { visionSchema } from '@/lib/train/vision-config';
+import { sftStepsBehind, VISION_SFT, visionSchema } from '@/lib/train/vision-config';
 import { CONFIG_OF } from './mapping';
 import { code, float, type Py } from './py';
 import { batchOutcome, copied, inBothPhases, inSftPhase, learningRate, mapFields, pythonLiteral, type Kwarg, type Row, type Rule, type Settings } from './rules';
@@ -75,15 +75,24 @@ export const VISION_RULES = {
     constant: { file: 'common.py', name: 'USE_IMAGE', value: v as boolean },
     note: v ? 'the prompts carry the picture (an "image" column).' : 'the text_only floor: the same questions with no picture (prepare_data.py leaves the image column out), so the VLM can only guess.',
   }),
-  sft_steps: (v) =>
-    (v as number) === 0
+  init_from: (v) =>
+    v === 'sft'
+      ? {
+          status: 'changed',
+          note: `the lab starts from its shipped SFT checkpoint, ${VISION_SFT.steps} steps of SFT on described pictures (seed ${VISION_SFT.seed}); train_sft.py runs those ${VISION_SFT.steps} steps on the pretrained VLM instead, then the run’s own sft_steps, and train_grpo.py starts from its output.`,
+        }
+      : { status: 'copied', note: 'the lab’s model starts untrained, and its SFT phase is the run’s own sft_steps; the project starts from MODEL, a pretrained VLM.' },
+  sft_steps: (v, s) => {
+    const steps = sftStepsBehind(s); // from the checkpoint: its SFT steps, then the run's own
+    return steps === 0
       ? { status: 'copied', constant: { file: 'train_grpo.py', name: 'START_FROM', value: code('MODEL') }, note: 'no SFT phase in the run: train_grpo.py starts from MODEL (skip train_sft.py).' }
       : {
           status: 'copied',
-          sft: [{ name: 'max_steps', value: v as number }],
+          sft: [{ name: 'max_steps', value: steps }],
           constant: { file: 'train_grpo.py', name: 'START_FROM', value: 'outputs/sft' },
-          note: `the lab’s first ${String(v)} steps are SFT on described pictures: train_sft.py runs them, train_grpo.py starts from its output. A pretrained VLM already reads pictures; here SFT mostly teaches the one-word answer.`,
-        },
+          note: `${s.init_from === 'sft' ? `the checkpoint’s ${VISION_SFT.steps} SFT steps and the run’s own ${String(v)}` : `the lab’s first ${String(v)} steps`} are SFT on described pictures: train_sft.py runs ${steps}, train_grpo.py starts from its output. A pretrained VLM already reads pictures; here SFT mostly teaches the one-word answer.`,
+        };
+  },
   sft_learning_rate: (v) => inSftPhase(visionRate('SFTConfig', v as number)),
   sft_batch_size: (v) =>
     inSftPhase(

@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { createActorCritic, type ActorCritic } from './actor-critic';
 import { ARCH_FIELDS, resolveConfig, sameLora, type TinyLMConfig } from './config';
-import { checkActorCriticHeader, checkTinyLMHeader } from './shapes';
+import { checkActorCriticHeader, checkTinyLMHeader, checkVisionLMHeader } from './shapes';
 import { createTinyLM, type TinyLM } from './tiny-lm';
+import { createVisionLM, type VisionLM } from './vision-lm';
 import { decodeWeightsFile, encodeWeightsFile, WeightsFileError, type WeightsFile } from './weights-file';
 
 /** What save/load needs from a model (TinyLM and ActorCritic both have it). */
@@ -95,6 +96,29 @@ export function loadActorCritic(bytes: Uint8Array, opts: { frozen?: boolean } = 
   let model: ActorCritic;
   try {
     model = createActorCritic(checkActorCriticHeader(file.config, file.tensors), 1, opts);
+  } catch (e) {
+    throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
+  }
+  try {
+    assignWeights(model, file);
+  } catch (e) {
+    model.dispose();
+    throw e;
+  }
+  return model;
+}
+
+/**
+ * Rebuilds a VisionLM (patch encoder and its TinyLM) from a file written by `saveWeights(visionLM)`: a saved vision
+ * run or the vision lab's shipped SFT checkpoint. The header is read as untrusted input (bounds, the encoder as wide as
+ * the LM, the tensor table) before anything is allocated, as loadTinyLM does.
+ */
+export function loadVisionLM(bytes: Uint8Array, opts: { frozen?: boolean } = {}): VisionLM {
+  const file = decodeWeightsFile(bytes);
+  if (file.kind !== 'vision-lm') throw new WeightsFileError(`the file holds a '${file.kind}' model, not a 'vision-lm'`);
+  let model: VisionLM;
+  try {
+    model = createVisionLM(checkVisionLMHeader(file.config, file.tensors), 0, opts);
   } catch (e) {
     throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
   }

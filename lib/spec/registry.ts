@@ -19,7 +19,7 @@ import { selfImprovePresets, selfImproveSchema } from '@/lib/train/self-improve-
 import { measuresOldTask, sftPresets, sftSchema } from '@/lib/train/sft-config';
 import { COUNTING_KINDS, MIXED_KINDS, VISION_QUESTION_KINDS } from '@/lib/tasks/vision';
 import { TEAM_MAX_MESSAGE_LENGTH, teamPresets, teamSchema } from '@/lib/train/team-config';
-import { visionPresets, visionSchema } from '@/lib/train/vision-config';
+import { visionCheckpoint, visionPresets, visionSchema } from '@/lib/train/vision-config';
 import type { DatasetKind } from '@/lib/tasks/dataset';
 import type { Claim } from '@/lib/claims/types';
 import { agentScope, dpoScope, grpoScope, selfImproveScope, sftScope, visionScope, type ScopeOf } from '@/lib/export/scope';
@@ -242,8 +242,8 @@ const ENTRIES = {
     summary: 'a tiny vision-language model: SFT on described pictures, then GRPO with a correctness reward (count shapes, name colours)',
     schema: visionSchema,
     presets: visionPresets,
-    // It builds its own model: the first sft_steps steps are its SFT phase.
-    checkpoint: null,
+    // The SFT checkpoint (vision_sft) by default; init_from 'base' builds its own model, whose first sft_steps steps are its SFT phase.
+    checkpoint: visionCheckpoint,
     throughput: { metric: 'num_tokens', unit: 'tokens' },
     accepts: { reward: false, dataset: null },
     load: () => import('@/lib/train/vision-trainer').then((m) => m.visionFactory),

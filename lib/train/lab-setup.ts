@@ -123,6 +123,8 @@ export const CHECKPOINTS = {
   team_receiver_sft: 'models/team-receiver-sft.arlw',
   /** The self-improvement lab's round 0: its model after SFT on the demonstrations (scripts/build-self-improve-checkpoint.ts). */
   self_improve_sft: 'models/self-improve-sft.arlw',
+  /** The vision lab's model (4 × 4 pictures, mixed questions) after its SFT phase on described pictures (lib/train/vision-sft.ts). */
+  vision_sft: 'models/vision-sft.arlw',
 } as const;
 
 export type CheckpointName = keyof typeof CHECKPOINTS;

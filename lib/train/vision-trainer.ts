@@ -16,10 +16,9 @@
  * Evaluation: greedy held-out `eval/accuracy`, and per question kind `eval/accuracy_<kind>`.
  */
 import * as tf from '@tensorflow/tfjs';
-import { assignWeights, saveWeights } from '@/lib/models/checkpoint';
+import { loadVisionLM, saveWeights } from '@/lib/models/checkpoint';
 import { configForTask } from '@/lib/models/presets';
 import { bindPictures, createImageSlot, createVisionLM, sampleAnswers, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
-import { decodeWeightsFile, WeightsFileError } from '@/lib/models/weights-file';
 import { createRng, type Rng } from '@/lib/random';
 import { COUNTING_KINDS, createVisionTask, MIXED_KINDS, type VisionProblem, type VisionTask } from '@/lib/tasks/vision';
 import type { ConfigOf } from './config';
@@ -257,28 +256,10 @@ export async function evaluateVisionAnswers(model: VisionLM, task: VisionTask, p
   return metrics;
 }
 
-/** A vision-lm checkpoint's model (a saved run), its shapes checked against the config it names. */
-function loadVisionLM(bytes: Uint8Array): VisionLM {
-  const file = decodeWeightsFile(bytes);
-  if (file.kind !== 'vision-lm') throw new WeightsFileError(`the file holds a '${file.kind}' model, not a 'vision-lm'`);
-  const config = file.config as unknown as VisionLMConfig;
-  if (!config || typeof config !== 'object' || !config.lm || !config.encoder) throw new WeightsFileError('the file’s config names no language model and image encoder');
-  let model: VisionLM;
-  try {
-    model = createVisionLM(config, 0);
-  } catch (error) {
-    throw new WeightsFileError(`the file’s config is not a vision model: ${(error as Error).message}`);
-  }
-  try {
-    assignWeights(model, file);
-  } catch (error) {
-    model.dispose();
-    throw error;
-  }
-  return model;
-}
-
-/** For the registry: a fresh model (seeded by the run's seed), or a saved run's (--init). */
+/**
+ * For the registry: the shipped SFT checkpoint's model (init_from 'sft': the registry reads the file), a saved run's
+ * (--init), or with no file (init_from 'base') a fresh model seeded by the run's seed.
+ */
 export const visionFactory: TrainerFactory<typeof visionSchema, VisionInspector> = async (init, overrides) => {
   const config = resolveVisionConfig(overrides);
   const model = init ? loadVisionLM(init) : createVisionLM(visionModelConfig(visionTaskFor(config)), config.seed);

@@ -73,9 +73,10 @@ const RUNS: Record<string, { held: LogLine[]; failed: LogLine[]; measured: strin
     measured: 'fix rate 0.020 → 0.000, first try 25.0% → 94.5%, after the second 27.0% → 94.5%, calls 0.0% → 94.5%',
   },
   'vision-grpo-lifts': {
-    held: run(1600, none, { 800: { 'eval/accuracy': 0.5 }, 1600: { 'eval/accuracy': 0.656 } }),
-    failed: run(1600, none, { 800: { 'eval/accuracy': 0.5 }, 1600: { 'eval/accuracy': 0.59 } }),
-    measured: 'held-out accuracy 50.0% after SFT (step 800) → 65.6% after GRPO (step 1600)',
+    held: run(150, none, { 0: { 'eval/accuracy': 0.5 }, 75: { 'eval/accuracy': 0.53 }, 150: { 'eval/accuracy': 0.568 } }),
+    // 4.9 points: the claim asks for 5.
+    failed: run(150, none, { 0: { 'eval/accuracy': 0.5 }, 150: { 'eval/accuracy': 0.549 } }),
+    measured: 'held-out accuracy 50.0% from the SFT checkpoint (step 0) → 56.8% after GRPO (step 150)',
   },
   'team-reads-its-messages': {
     held: run(200, none, { 200: { 'eval/accuracy': 1, 'eval/accuracy_blank_channel': 0.3, 'eval/message_decodability': 0.95 } }),

@@ -12,6 +12,7 @@ import { exportOf } from '@/lib/spec/export';
 import { buildProject, exportSettings } from './helpers';
 import { CELL_PIXELS, VISION_MODEL } from '@/lib/export/vision';
 import { createVisionTask, MIXED_KINDS, sceneKey } from '@/lib/tasks/vision';
+import { sftStepsBehind, VISION_GRPO_STEPS, VISION_SFT } from '@/lib/train/vision-config';
 import { TRAINERS } from '@/lib/spec/registry';
 import { hasPython, TRL_FIELDS } from './helpers';
 
@@ -42,7 +43,7 @@ describe('the vision export', () => {
   });
 
   it('carries the lab’s GRPO settings and splits max_steps into SFT and GRPO steps', () => {
-    const settings = exportSettings('vision', 'default', { num_generations: 4, beta: 0.04, epsilon: 0.3, loss_type: 'grpo', sft_steps: 100, max_steps: 250 });
+    const settings = exportSettings('vision', 'from_scratch', { num_generations: 4, beta: 0.04, epsilon: 0.3, loss_type: 'grpo', sft_steps: 100, max_steps: 250 });
     const plan = buildProject('vision', settings, 'default').plan;
     const kw = Object.fromEntries(plan.config.map((k) => [k.name, k.value]));
     expect(kw.num_generations).toBe(4);
@@ -51,7 +52,13 @@ describe('the vision export', () => {
     expect(kw.loss_type).toBe('grpo');
     expect(kw.max_steps).toBe(150);
     expect(plan.sft.find((k) => k.name === 'max_steps')!.value).toBe(100);
-    const none = buildProject('vision', exportSettings('vision', 'default', { sft_steps: 0 }), 'default');
+    // The default starts from the lab's SFT checkpoint: the project runs the checkpoint's SFT steps, then GRPO.
+    const fromCheckpoint = buildProject('vision', exportSettings('vision', 'default'), 'default');
+    expect(fromCheckpoint.plan.sft.find((k) => k.name === 'max_steps')!.value).toBe(VISION_SFT.steps);
+    expect(Object.fromEntries(fromCheckpoint.plan.config.map((k) => [k.name, k.value])).max_steps).toBe(VISION_GRPO_STEPS);
+    expect(file(fromCheckpoint, 'train_grpo.py')).toContain('START_FROM = "outputs/sft"');
+    expect(fromCheckpoint.plan.rows.find((r) => r.field === 'init_from')!.note).toContain(`train_sft.py runs those ${VISION_SFT.steps} steps on the pretrained VLM`);
+    const none = buildProject('vision', exportSettings('vision', 'from_scratch', { sft_steps: 0 }), 'default');
     expect(file(none, 'train_grpo.py')).toContain('START_FROM = MODEL');
     expect(file(none, 'README.md')).toContain('SFT: skipped');
   });
@@ -69,7 +76,7 @@ describe('the vision export', () => {
     });
     const train = jsonl(file(project, 'scenes/train.jsonl'));
     // As many problems as the longer phase reads (SFT here), capped at 20,000: the file cycles past that.
-    const sftExamples = (settings.sft_steps as number) * (settings.sft_batch_size as number);
+    const sftExamples = sftStepsBehind(settings) * (settings.sft_batch_size as number); // the checkpoint's 800 SFT steps
     expect(sftExamples).toBeGreaterThan(1000);
     expect(train.length).toBe(Math.min(20_000, sftExamples));
     const keys = new Set(test.map((r) => r.cells));

@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createActorCritic } from '@/lib/models/actor-critic';
-import { loadActorCritic, loadTinyLM, loadTinyLMWeights, saveTinyLM, saveWeights } from '@/lib/models/checkpoint';
+import { loadActorCritic, loadTinyLM, loadTinyLMWeights, loadVisionLM, saveTinyLM, saveWeights } from '@/lib/models/checkpoint';
 import { DEFAULT_LORA, type TinyLMConfig } from '@/lib/models/config';
 import { createTinyLM, type TinyLM } from '@/lib/models/tiny-lm';
+import { createVisionLM, type VisionLM, type VisionLMConfig } from '@/lib/models/vision-lm';
 import { crc32, decodeWeightsFile, encodeWeightsFile, type WeightsFile } from '@/lib/models/weights-file';
 
 beforeAll(async () => {
@@ -147,5 +148,33 @@ describe('corrupt or wrong files are refused with a clear message', () => {
     const bad = file.tensors.map((t) => (t.name === 'head.b' ? { ...t, shape: [9, 1] } : t));
     expect(() => loadTinyLMWeights(target, encodeWeightsFile({ ...file, tensors: bad }))).toThrow(/shape/);
     expect(logits(target)).toEqual(before);
+  });
+});
+
+describe('vision LM checkpoints (loadVisionLM)', () => {
+  const visionCfg: VisionLMConfig = { lm: { vocab_size: 9, context_length: 10, d_model: 8, n_layers: 1, n_heads: 2 }, encoder: { patch_size: 2, num_channels: 3, patch_grid: 2, d_model: 8 } };
+  const picture = () => tf.tensor3d(Array.from({ length: 4 * 12 }, (_, i) => ((i * 7) % 11) / 11), [1, 4, 12]);
+  const visionLogits = (m: VisionLM) => tf.tidy(() => m.forward(tf.tensor2d([[1, 2, 3]], [1, 3], 'int32'), picture()).logits.arraySync());
+
+  it('round-trips a vision LM (encoder and LM) to identical logits', async () => {
+    const model = keep(createVisionLM(visionCfg, 3));
+    const bytes = await saveWeights(model);
+    const loaded = keep(loadVisionLM(bytes));
+    expect(loaded.config.encoder).toEqual(model.config.encoder);
+    expect(visionLogits(loaded)).toEqual(visionLogits(model));
+  });
+
+  it('refuses another kind, a header beyond the site’s limits before allocating, and a table that does not fit', async () => {
+    await expect(saved().then(({ bytes }) => loadVisionLM(bytes))).rejects.toThrow(/holds a 'tiny-lm' model, not a 'vision-lm'/);
+    const file = decodeWeightsFile(await saveWeights(keep(createVisionLM(visionCfg, 3))));
+    const before = tf.memory().numTensors;
+    const huge = { ...file, config: { ...file.config, lm: { ...visionCfg.lm, d_model: 4096, n_layers: 24 }, encoder: { ...visionCfg.encoder, d_model: 4096 } } };
+    expect(() => loadVisionLM(encodeWeightsFile(huge))).toThrow(/header's config is invalid: the config describes \d+ parameters/);
+    expect(tf.memory().numTensors).toBe(before); // nothing was built
+    const narrow = { ...file, config: { ...file.config, encoder: { ...visionCfg.encoder, d_model: 16 } } };
+    expect(() => loadVisionLM(encodeWeightsFile(narrow))).toThrow(/encoder.d_model \(16\) must equal lm.d_model \(8\)/);
+    const missing = { ...file, tensors: file.tensors.filter((t) => t.name !== 'image.pos') };
+    expect(() => loadVisionLM(encodeWeightsFile(missing))).toThrow(/tensor 'image.pos' that the config implies is missing/);
+    expect(tf.memory().numTensors).toBe(before);
   });
 });

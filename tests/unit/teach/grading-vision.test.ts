@@ -20,7 +20,7 @@ import { visionModelConfig, visionTaskFor, resolveVisionConfig } from '@/lib/tra
  * Ten fast SFT steps and two GRPO steps on 2 × 2 pictures: a few seconds, both phases' weights in the file, and a
  * model that already answers some questions right (after 3 steps every answer is wrong, and every run scores 0).
  */
-const CONFIG = { grid_size: 2, sft_steps: 10, sft_learning_rate: 1e-2, sft_batch_size: 16, max_steps: 12, eval_steps: 12, eval_samples: 24, per_device_train_batch_size: 8, num_generations: 4 };
+const CONFIG = { init_from: 'base', grid_size: 2, sft_steps: 10, sft_learning_rate: 1e-2, sft_batch_size: 16, max_steps: 12, eval_steps: 12, eval_samples: 24, per_device_train_batch_size: 8, num_generations: 4 };
 
 const runs = twoSavedRuns('vision', CONFIG);
 

@@ -16,16 +16,27 @@ beforeAll(async () => {
   await selectBackend({ requested: 'cpu', order: ['cpu'] });
 });
 
-const SMALL = { grid_size: 2, per_device_train_batch_size: 16, num_generations: 4, sft_batch_size: 16, eval_samples: 20 };
+/** A small model of its own (the shipped checkpoint reads 4 × 4 pictures): 2 × 2 pictures, from base. */
+const SMALL = { init_from: 'base', grid_size: 2, per_device_train_batch_size: 16, num_generations: 4, sft_batch_size: 16, eval_samples: 20 };
 const start = async (overrides: Record<string, unknown> = {}) => (await startTrainer('vision', { overrides: { ...SMALL, ...overrides } })).trainer as VisionTrainer;
 
 describe('vision trainer', () => {
-  it('defaults: 800 SFT steps then 800 GRPO steps, each GRPO step as many pictures as an SFT step (32), 8 answers each', async () => {
+  it('defaults: GRPO from the SFT checkpoint, each step as many pictures as an SFT step (32), 8 answers each; from_scratch runs the 800 SFT steps live', async () => {
     const { resolveVisionConfig } = await import('@/lib/train/vision-trainer');
+    const { VISION_GRPO_STEPS, VISION_SFT, visionPresets } = await import('@/lib/train/vision-config');
     const c = resolveVisionConfig();
-    expect([c.sft_steps, c.max_steps - c.sft_steps]).toEqual([800, 800]);
+    expect([c.init_from, c.sft_steps, c.max_steps]).toEqual(['sft', 0, VISION_GRPO_STEPS]);
     expect([c.per_device_train_batch_size / c.num_generations, c.num_generations]).toEqual([c.sft_batch_size, 8]);
-    expect(c.sft_steps % c.eval_steps).toBe(0); // an evaluation at the end of SFT: the claim's starting point
+    expect(c.max_steps % c.eval_steps).toBe(0);
+    const scratch = resolveVisionConfig(visionPresets.from_scratch.overrides);
+    expect([scratch.init_from, scratch.sft_steps, scratch.max_steps - scratch.sft_steps]).toEqual(['base', VISION_SFT.steps, 800]);
+    // Every preset that builds its own model evaluates at the end of its SFT phase: the claims' starting point.
+    for (const preset of ['from_scratch', 'text_only', 'counting'] as const) {
+      const p = resolveVisionConfig(visionPresets[preset].overrides);
+      expect([p.init_from, p.sft_steps, p.sft_steps % p.eval_steps]).toEqual(['base', VISION_SFT.steps, 0]);
+    }
+    // text_only is the default's training without the picture: the checkpoint's SFT steps, then the default's GRPO steps.
+    expect(resolveVisionConfig(visionPresets.text_only.overrides).max_steps).toBe(VISION_SFT.steps + VISION_GRPO_STEPS);
   });
 
   it('runs SFT steps, then GRPO steps, with flat tf.memory().numTensors', async () => {

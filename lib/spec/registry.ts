@@ -10,7 +10,7 @@
  * lib/spec is the top of lib: it may import lib/train, lib/export and lib/claims; nothing there imports it back.
  */
 import { agentPresets, agentSchema } from '@/lib/train/agent-config';
-import { resolve, type ConfigOf, type Presets, type PresetTable, type Schema } from '@/lib/train/config';
+import { resolve, settingsAsRun, type ConfigOf, type FieldValue, type Presets, type PresetTable, type Schema } from '@/lib/train/config';
 import { dpoPresets, dpoSchema } from '@/lib/train/dpo-config';
 import { grpoPresets, grpoSchema } from '@/lib/train/grpo-config';
 import { agentCheckpoint, type CheckpointName } from '@/lib/train/lab-setup';
@@ -288,6 +288,15 @@ export function trainerNamed(name: string): TrainerName | null {
 export function trainerSettings(name: TrainerName): { schema: Schema; presets: PresetTable } {
   const { schema, presets } = TRAINERS[name];
   return { schema, presets };
+}
+
+/**
+ * The complete settings a run of trainer `name` uses for settings read from a file (an assignment's settings, a
+ * submission's config): the file's values, with each field the file predates at its schema's `absentMeans`
+ * (settingsAsRun). Every place that starts, rebuilds or checks a run from a file reads its settings through this.
+ */
+export function runSettingsOf<T>(name: TrainerName, settings: Readonly<Record<string, T>>): Record<string, T | FieldValue> {
+  return settingsAsRun(TRAINERS[name].schema, settings);
 }
 
 /** The shipped checkpoint trainer `name` starts from under these overrides (validated first: a ConfigError if bad). */

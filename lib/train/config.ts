@@ -11,6 +11,17 @@ interface FieldBase<T extends FieldValue> {
   default: T;
   /** Why this default: one line, shown as help in the labs. */
   reason: string;
+  /**
+   * For a field added after complete configs were already written to files (assignments, submissions): the value a
+   * run of such a file had, which lacks the field, and why. A file lacking the field then reads as complete and runs
+   * with this value (settingsAsRun); a file lacking a field without it is refused (completeConfigProblem).
+   */
+  absentMeans?: AbsentMeans<T>;
+}
+export interface AbsentMeans<T extends FieldValue = FieldValue> {
+  value: T;
+  /** One line: what runs did before the field existed. */
+  reason: string;
 }
 export interface NumberField extends FieldBase<number> {
   kind: 'number';
@@ -66,16 +77,30 @@ export class ConfigError extends Error {
 }
 
 /**
+ * The complete settings a run of a complete config read from a file (an assignment's settings, a submission's config)
+ * uses: the file's own values, and each field it lacks that says what its absence means (`absentMeans`: a field the
+ * file predates) filled with that value. Any other missing field stays missing (completeConfigProblem refuses it).
+ * Read a file's settings through this wherever they start, rebuild or check a run; hash the file as written.
+ */
+export function settingsAsRun<T>(schema: Schema, config: Readonly<Record<string, T>>): Record<string, T | FieldValue> {
+  const settings: Record<string, T | FieldValue> = { ...config };
+  for (const [key, field] of Object.entries(schema)) {
+    if (field.absentMeans !== undefined && !Object.hasOwn(config, key)) settings[key] = field.absentMeans.value;
+  }
+  return settings;
+}
+
+/**
  * What is wrong with a complete config read from a file (an assignment, a submission), or null: every field of the
- * schema present, no other, each value valid.
+ * schema present (or absent with an `absentMeans`: settingsAsRun fills it), no other, each value valid.
  */
 export function completeConfigProblem(schema: Schema, config: Record<string, unknown>): string | null {
   const unknown = Object.keys(config).find((k) => !Object.hasOwn(schema, k));
   if (unknown !== undefined) return `unknown field ${quoteInput(unknown)}`;
-  const missing = Object.keys(schema).find((k) => !Object.hasOwn(config, k));
+  const missing = Object.entries(schema).find(([k, f]) => !Object.hasOwn(config, k) && f.absentMeans === undefined)?.[0];
   if (missing !== undefined) return `${missing} is missing`;
   try {
-    resolve(schema, config);
+    resolve(schema, settingsAsRun(schema, config));
     return null;
   } catch (error) {
     return configProblem(error);

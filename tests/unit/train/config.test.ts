@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaults, parseAssignment, resolve, type Schema } from '@/lib/train/config';
+import { completeConfigProblem, ConfigError, defaults, fieldProblem, parseAssignment, resolve, settingsAsRun, type Schema } from '@/lib/train/config';
+import { TRAINERS } from '@/lib/spec/registry';
 
 const schema = {
   learning_rate: { kind: 'number', default: 1e-3, min: 0, max: 1, exclusiveMin: true, reason: 'test' },
@@ -68,5 +69,41 @@ describe('trainer config', () => {
       }
     })();
     expect(message!.length).toBeLessThan(200);
+  });
+});
+
+describe('fields a file predates (absentMeans)', () => {
+  const later = {
+    ...schema,
+    init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'], reason: 'test', absentMeans: { value: 'base', reason: 'files written before it ran from base' } },
+  } satisfies Schema;
+  const old = { learning_rate: 1e-3, num_generations: 8, loss_type: 'dapo', use_rslora: false };
+
+  it('reads a complete config that lacks such a field as complete, and runs it with the declared value, not the default', () => {
+    expect(completeConfigProblem(later, old)).toBeNull();
+    expect(settingsAsRun(later, old)).toEqual({ ...old, init_from: 'base' });
+    expect(old).not.toHaveProperty('init_from'); // the file's own object is left as written
+  });
+
+  it('keeps a value the file has, and fills nothing a field without absentMeans lacks', () => {
+    expect(settingsAsRun(later, { ...old, init_from: 'sft' })).toEqual({ ...old, init_from: 'sft' });
+    const { use_rslora: _, ...lacking } = old;
+    expect(settingsAsRun(later, lacking)).toEqual({ ...lacking, init_from: 'base' });
+    expect(completeConfigProblem(later, lacking)).toBe('use_rslora is missing');
+    expect(completeConfigProblem(schema, lacking)).toBe('use_rslora is missing');
+  });
+
+  it('still checks a value the file has', () => {
+    expect(completeConfigProblem(later, { ...old, init_from: 'scratch' })).toBe('init_from must be one of sft | base, got "scratch"');
+  });
+
+  it('every trainer declares values its own field accepts', () => {
+    for (const [name, spec] of Object.entries(TRAINERS)) {
+      for (const [key, field] of Object.entries(spec.schema as Schema)) {
+        if (field.absentMeans === undefined) continue;
+        expect(fieldProblem(spec.schema, key, field.absentMeans.value), `${name}.${key}`).toBeNull();
+        expect(field.absentMeans.reason.length, `${name}.${key}`).toBeGreaterThan(10);
+      }
+    }
   });
 });

@@ -45,6 +45,7 @@ export const visionSchema = {
     default: 'sft',
     choices: ['sft', 'base'] as const,
     reason: 'Start from the shipped SFT checkpoint: 800 steps of SFT on described pictures (4 × 4, mixed questions, seed 0; 50.0% held out), so the run spends its time on GRPO. "base": an untrained model that learns from its own SFT phase first (sft_steps; the from_scratch, text_only and counting presets). The checkpoint fits 4 × 4 pictures only.',
+    absentMeans: { value: 'base', reason: 'Before the checkpoint shipped (2026-12-06) every vision run built a fresh model and ran its own SFT phase (sft_steps) first: an assignment or submission written then, which has no init_from, ran from base.' },
   },
   sft_steps: {
     kind: 'number',

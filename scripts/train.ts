@@ -25,7 +25,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
+import { assignmentSettings, MAX_ASSIGNMENT_FILE_BYTES, parseAnyAssignment, type SharedAssignment } from '@/lib/teach/assignment';
 import { buildSubmission, MAX_STUDENT_LENGTH } from '@/lib/teach/submission';
 import { ConfigError, parseAssignment, quoteInput, resolve, type FieldValue } from '@/lib/train/config';
 import { TRAINER_NAMES, TRAINERS } from '@/lib/spec/registry';
@@ -77,8 +77,10 @@ async function parseCommandLine(argv: string[]) {
   const student = values.student?.trim();
   if (student !== undefined && (student.length === 0 || student.length > MAX_STUDENT_LENGTH)) throw new UsageError(`--student must be 1 to ${MAX_STUDENT_LENGTH} characters`);
 
-  // Each override remembers the flag that set it, so a refusal can name it.
-  const overrides: Record<string, unknown> = { ...assignment?.settings };
+  // Each override remembers the flag that set it, so a refusal can name it. The assignment's settings as a run uses
+  // them: a field the file predates at what runs then had (its absentMeans), not at today's default.
+  const assigned = assignment ? assignmentSettings(assignment) : {};
+  const overrides: Record<string, unknown> = { ...assigned };
   const source: Record<string, string> = {};
   const override = (key: string, value: FieldValue, flag: string) => {
     overrides[key] = value;
@@ -100,7 +102,7 @@ async function parseCommandLine(argv: string[]) {
   }
   const config = resolve(schema, overrides); // every value in range, before anything loads
   for (const key of assignment?.locked ?? []) {
-    const [locked, wanted] = [assignment!.settings[key], overrides[key]];
+    const [locked, wanted] = [assigned[key], overrides[key]];
     if (wanted !== locked) throw new UsageError(`${key} is locked by the assignment at ${show(locked)}: ${source[key]} would change it to ${show(wanted as FieldValue)}`);
   }
   if (values.submit !== undefined && overrides.eval_steps === 0) throw new UsageError('--submit needs eval_steps above 0: a submission carries its run’s final evaluation');

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { completeConfigProblem, ownEntry, presetSettings, quoteInput, type FieldValue } from '@/lib/train/config';
-import { TRAINER_NAMES, trainerSettings, unmeasuredGoal, type TrainerName } from '@/lib/spec/registry';
+import { runSettingsOf, TRAINER_NAMES, trainerSettings, unmeasuredGoal, type TrainerName } from '@/lib/spec/registry';
 import { labNamed, labPresets } from '@/content/labs';
 import { base64UrlToText, canonicalJson, parseUntrustedJson, SHA256_HEX, sha256Hex, textToBase64Url } from './canonical';
 import { GOAL_OPS, goalMetrics, type Goal } from './goal';
@@ -152,8 +152,17 @@ function checkContent(a: AssignmentCore): void {
     if (unknown !== undefined) throw new AssignmentError(`exercises: unknown exercise ${quoteInput(unknown)} (known: ${EXERCISE_IDS.join(', ')})`);
     if (new Set(a.exercises).size !== a.exercises.length) throw new AssignmentError('exercises: an exercise is listed twice');
   }
-  const unmeasured = unmeasuredGoal(a.trainer, a.goal.metric, a.settings);
+  const unmeasured = unmeasuredGoal(a.trainer, a.goal.metric, assignmentSettings(a));
   if (unmeasured !== null) throw new AssignmentError(`goal: ${unmeasured}`);
+}
+
+/**
+ * The complete settings a run of this assignment starts from: `settings` as the file has them, with each field the file
+ * predates at what runs then had (its schema's `absentMeans`, lib/train/config.ts). The file itself, and so its hash,
+ * stays as written: read an assignment's settings through this wherever they start, rebuild or check a run.
+ */
+export function assignmentSettings(a: Pick<AssignmentCore, 'trainer' | 'settings'>): Record<string, FieldValue> {
+  return runSettingsOf(a.trainer, a.settings);
 }
 
 /** The check that loads the trainer's claims: an asked prediction must be one the preset's runs ask. */

@@ -27,7 +27,7 @@
  */
 import { decodeWeightsFile } from '@/lib/models/weights-file';
 import { completeConfigProblem, quoteInput, type FieldValue } from '@/lib/train/config';
-import { trainerSettings, TRAINERS, type TrainerName } from '@/lib/spec/registry';
+import { runSettingsOf, trainerSettings, TRAINERS, type TrainerName } from '@/lib/spec/registry';
 import type { EvalSet } from '@/lib/train/grading/types';
 import type { Metrics } from '@/lib/train/run';
 import { errorMessage } from '@/lib/errors';
@@ -170,8 +170,11 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   const { schema } = trainerSettings(trainer);
   const problem = completeConfigProblem(schema, sub.config);
   if (problem !== null) return invalid(`config: ${problem}`);
+  // The settings the run had: a file that predates a field ran with its `absentMeans` (the digest stays the file's own).
+  const config = runSettingsOf(trainer, sub.config);
+  const settings = runSettingsOf(trainer, assignment.settings);
   const final = sub.history.at(-1)!;
-  if (final.kind !== 'eval' || final.step !== sub.config.max_steps) return invalid('the history does not end with the run’s final evaluation (submit a finished run, with eval_steps above 0)');
+  if (final.kind !== 'eval' || final.step !== config.max_steps) return invalid('the history does not end with the run’s final evaluation (submit a finished run, with eval_steps above 0)');
   const claimedValue = Object.hasOwn(final.metrics, goal.metric) ? final.metrics[goal.metric] : null;
   row.claimed = typeof claimedValue === 'number' ? claimedValue : null;
 
@@ -182,7 +185,7 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
     return invalid('weights: not base64');
   }
   try {
-    const problem = await architectureProblem(trainer, sub.config, decodeWeightsFile(weights));
+    const problem = await architectureProblem(trainer, config, decodeWeightsFile(weights));
     if (problem) return invalid(`weights: ${problem}`);
   } catch (error) {
     return invalid(`weights: ${errorMessage(error).replace(/^Invalid weights file: /, '')}`);
@@ -194,16 +197,16 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
   if ((await submissionDigest(json as Record<string, unknown>)) !== sub.digest) tampered.push('file edited after Submit (its digest does not match)');
   if (sub.assignment.hash !== assignment.hash) tampered.push('assignment (made from an edited link: its hash is not this assignment’s)');
   for (const key of assignment.locked) {
-    if (sub.config[key] !== assignment.settings[key]) tampered.push(`locked setting ${key} changed (${show(assignment.settings[key])} → ${show(sub.config[key])})`);
+    if (config[key] !== settings[key]) tampered.push(`locked setting ${key} changed (${show(settings[key])} → ${show(config[key])})`);
   }
   if (perStudentSeeds(assignment)) {
     const own = studentSeed(assignment.id, sub.student);
-    if (sub.config.seed !== own) tampered.push(`seed ${show(sub.config.seed)} is not this student’s seed (${own}): trained for another student id, or the name was changed`);
+    if (config.seed !== own) tampered.push(`seed ${show(config.seed)} is not this student’s seed (${own}): trained for another student id, or the name was changed`);
   }
 
   let reproduced: Metrics;
   try {
-    reproduced = await evaluate(trainer, weights, sub.config, { kind: 'public' });
+    reproduced = await evaluate(trainer, weights, config, { kind: 'public' });
   } catch (error) {
     return invalid(`weights: could not be evaluated: ${errorMessage(error)}`);
   }
@@ -218,13 +221,13 @@ async function grade(text: string, assignment: AssignmentFile, evaluate: Evaluat
 
   let measured: Metrics;
   try {
-    measured = await evaluate(trainer, weights, assignment.settings, { kind: 'seeded', seed: assignment.grading.eval_seed, samples: assignment.grading.eval_samples });
+    measured = await evaluate(trainer, weights, settings, { kind: 'seeded', seed: assignment.grading.eval_seed, samples: assignment.grading.eval_samples });
   } catch (error) {
     return invalid(`the weights do not fit the assignment’s task: ${errorMessage(error)}`);
   }
   row.measured = Object.hasOwn(measured, goal.metric) ? measured[goal.metric] : null;
   if (row.measured === null) row.flags.push(`${goal.metric} is not measured under the assignment’s settings`);
-  const publicSize = Number(sub.config[TRAINERS[trainer].grading.evalSize.field]);
+  const publicSize = Number(config[TRAINERS[trainer].grading.evalSize.field]);
   if (row.claimed !== null && row.measured !== null && farApart(goal.metric, row.claimed, row.measured, publicSize, assignment.grading.eval_samples)) {
     row.flags.push(`claimed far ${row.claimed > row.measured ? 'above' : 'below'} measured (${fmt(row.claimed)} vs ${fmt(row.measured)})`);
   }

@@ -8,6 +8,7 @@
  */
 import { createRng } from '@/lib/random';
 import type { FieldValue } from '@/lib/train/config';
+import { runSettingsOf, type TrainerName } from '@/lib/spec/registry';
 
 /** How students' seeds are chosen: derived per student, or the one locked for the whole class. */
 export type Seeding = 'per_student' | 'locked';
@@ -32,7 +33,11 @@ export function studentSeed(assignmentId: string, student: string): number {
 /** Whether an assignment gives each student a seed of their own (version 1 files had no such field: one seed). */
 export const perStudentSeeds = (a: { seeding?: Seeding }) => a.seeding === 'per_student';
 
-/** The settings a student's run must have started from: the assignment's, with the student's own seed where it applies. */
-export function settingsForStudent(a: { id: string; seeding?: Seeding; settings: Record<string, FieldValue> }, student: string): Record<string, FieldValue> {
-  return perStudentSeeds(a) ? { ...a.settings, seed: studentSeed(a.id, student) } : { ...a.settings };
+/**
+ * The settings a student's run must have started from: the assignment's as a run uses them (a field the file predates
+ * at its `absentMeans`), with the student's own seed where it applies.
+ */
+export function settingsForStudent(a: { id: string; trainer: TrainerName; seeding?: Seeding; settings: Record<string, FieldValue> }, student: string): Record<string, FieldValue> {
+  const settings = runSettingsOf(a.trainer, a.settings);
+  return perStudentSeeds(a) ? { ...settings, seed: studentSeed(a.id, student) } : settings;
 }

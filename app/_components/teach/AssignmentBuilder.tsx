@@ -6,7 +6,7 @@ import { downloadText } from '@/ui/download';
 import { Markdown } from '@/ui/Markdown';
 import { SettingsForm } from '@/ui/SettingsForm';
 import type { Settings } from '@/ui/settings';
-import { ASSIGNMENT_LIMITS, assignmentLink, createAssignment, exercisesLink, MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
+import { ASSIGNMENT_LIMITS, assignmentLink, assignmentSettings, createAssignment, exercisesLink, MAX_ASSIGNMENT_FILE_BYTES, parseAssignmentFile, type AssignmentFile } from '@/lib/teach/assignment';
 import { dueFromLocal, dueToLocal, formatDue, zoneName } from '@/lib/teach/due';
 import { errorMessage } from '@/lib/errors';
 import { exercises } from '@/content/exercises';
@@ -84,7 +84,7 @@ export function AssignmentBuilder() {
       const a = await parseAssignmentFile(await file.text());
       setSlug(a.lab);
       setPreset(a.preset);
-      setSettings({ ...a.settings });
+      setSettings(assignmentSettings(a)); // a field the file predates at what its runs had: the reissue runs the same
       setLocked(new Set(a.locked));
       setTitle(a.title);
       setMetric(a.goal.metric);

@@ -91,21 +91,7 @@ export function loadTinyLMWeights(model: TinyLM, bytes: Uint8Array): void {
 
 /** Rebuilds an ActorCritic from a file written by `saveWeights(actorCritic)`. */
 export function loadActorCritic(bytes: Uint8Array, opts: { frozen?: boolean } = {}): ActorCritic {
-  const file = decodeWeightsFile(bytes);
-  if (file.kind !== 'actor-critic') throw new WeightsFileError(`the file holds a '${file.kind}' model, not an 'actor-critic'`);
-  let model: ActorCritic;
-  try {
-    model = createActorCritic(checkActorCriticHeader(file.config, file.tensors), 1, opts);
-  } catch (e) {
-    throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
-  }
-  try {
-    assignWeights(model, file);
-  } catch (e) {
-    model.dispose();
-    throw e;
-  }
-  return model;
+  return loadChecked(bytes, 'an', 'actor-critic', (file) => createActorCritic(checkActorCriticHeader(file.config, file.tensors), 1, opts));
 }
 
 /**
@@ -114,11 +100,19 @@ export function loadActorCritic(bytes: Uint8Array, opts: { frozen?: boolean } = 
  * the LM, the tensor table) before anything is allocated, as loadTinyLM does.
  */
 export function loadVisionLM(bytes: Uint8Array, opts: { frozen?: boolean } = {}): VisionLM {
+  return loadChecked(bytes, 'a', 'vision-lm', (file) => createVisionLM(checkVisionLMHeader(file.config, file.tensors), 0, opts));
+}
+
+/**
+ * A model of one kind from untrusted bytes: `build` checks the header and allocates the model (a bad header is the
+ * file's fault, reported as such), then the weights are filled in; a file whose tensors do not fit frees the model.
+ */
+function loadChecked<M extends Checkpointable & { dispose(): void }>(bytes: Uint8Array, article: 'a' | 'an', kind: WeightsFile['kind'], build: (file: WeightsFile) => M): M {
   const file = decodeWeightsFile(bytes);
-  if (file.kind !== 'vision-lm') throw new WeightsFileError(`the file holds a '${file.kind}' model, not a 'vision-lm'`);
-  let model: VisionLM;
+  if (file.kind !== kind) throw new WeightsFileError(`the file holds a '${file.kind}' model, not ${article} '${kind}'`);
+  let model: M;
   try {
-    model = createVisionLM(checkVisionLMHeader(file.config, file.tensors), 0, opts);
+    model = build(file);
   } catch (e) {
     throw new WeightsFileError(`the header's config is invalid: ${(e as Error).message}`);
   }

@@ -35,17 +35,26 @@ export function wasmFastPaths(): boolean {
  * Same values, so nothing numeric changes. With the fast paths off, tfjs-wasm's copying kernel runs as before.
  */
 function shareDataOnIdentity(): void {
-  const stock = tf.getKernel('Identity', 'wasm');
+  replaceStockKernel('Identity', (x, args) => {
+    (args.backend as unknown as { incRef(dataId: object): void }).incRef(x.dataId);
+    return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
+  });
+}
+
+/**
+ * Puts `fast` in place of tfjs-wasm's kernel `name` (input x); the stock kernel still runs with the fast paths off
+ * and for strings, which live outside the heap.
+ */
+function replaceStockKernel(name: string, fast: (x: tf.TensorInfo, args: Parameters<tf.KernelFunc>[0]) => tf.TensorInfo | tf.TensorInfo[]): void {
+  const stock = tf.getKernel(name, 'wasm');
   if (!stock) return;
-  tf.unregisterKernel('Identity', 'wasm');
+  tf.unregisterKernel(name, 'wasm');
   tf.registerKernel({
-    kernelName: 'Identity',
+    kernelName: name,
     backendName: 'wasm',
     kernelFunc: (args) => {
       const x = args.inputs.x as tf.TensorInfo;
-      if (!enabled || x.dtype === 'string') return stock.kernelFunc(args);
-      (args.backend as unknown as { incRef(dataId: object): void }).incRef(x.dataId);
-      return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
+      return !enabled || x.dtype === 'string' ? stock.kernelFunc(args) : fast(x, args);
     },
   });
 }
@@ -64,9 +73,6 @@ interface HeapBackend {
  * bytes, so nothing numeric changes. With the fast paths off, tfjs-wasm's own kernels run as before.
  */
 function sliceOnTheHeap(): void {
-  const stockSlice = tf.getKernel('Slice', 'wasm');
-  const stockSplit = tf.getKernel('SplitV', 'wasm');
-  if (!stockSlice || !stockSplit) return;
   const slice = (x: tf.TensorInfo, begin: number[], size: number[], backend: HeapBackend): tf.TensorInfo => {
     const out = backend.makeOutput(size, x.dtype);
     if (size.some((n) => n === 0)) return out;
@@ -74,35 +80,21 @@ function sliceOnTheHeap(): void {
     copySlice(backend.typedArrayFromHeap(x), x.shape, begin, size, backend.typedArrayFromHeap(out));
     return out;
   };
-  tf.unregisterKernel('Slice', 'wasm');
-  tf.registerKernel({
-    kernelName: 'Slice',
-    backendName: 'wasm',
-    kernelFunc: (args) => {
-      const x = args.inputs.x as tf.TensorInfo;
-      if (!enabled || x.dtype === 'string') return stockSlice.kernelFunc(args);
-      const [begin, size] = tf.slice_util.parseSliceParams(x as tf.Tensor, args.attrs!.begin as number[], args.attrs!.size as number[]);
-      return slice(x, begin, size, args.backend as unknown as HeapBackend);
-    },
+  replaceStockKernel('Slice', (x, { attrs, backend }) => {
+    const [begin, size] = tf.slice_util.parseSliceParams(x as tf.Tensor, attrs!.begin as number[], attrs!.size as number[]);
+    return slice(x, begin, size, backend as unknown as HeapBackend);
   });
-  tf.unregisterKernel('SplitV', 'wasm');
-  tf.registerKernel({
-    kernelName: 'SplitV',
-    backendName: 'wasm',
-    kernelFunc: (args) => {
-      const x = args.inputs.x as tf.TensorInfo;
-      if (!enabled || x.dtype === 'string') return stockSplit.kernelFunc(args);
-      const axis = tf.util.parseAxisParam(args.attrs!.axis as number, x.shape)[0];
-      const parts = tf.backend_util.prepareSplitSize(x as tf.Tensor, args.attrs!.numOrSizeSplits as number[] | number, axis);
-      const begin = x.shape.map(() => 0);
-      return parts.map((part) => {
-        const size = [...x.shape];
-        size[axis] = part;
-        const out = slice(x, [...begin], size, args.backend as unknown as HeapBackend);
-        begin[axis] += part;
-        return out;
-      });
-    },
+  replaceStockKernel('SplitV', (x, { attrs, backend }) => {
+    const axis = tf.util.parseAxisParam(attrs!.axis as number, x.shape)[0];
+    const parts = tf.backend_util.prepareSplitSize(x as tf.Tensor, attrs!.numOrSizeSplits as number[] | number, axis);
+    const begin = x.shape.map(() => 0);
+    return parts.map((part) => {
+      const size = [...x.shape];
+      size[axis] = part;
+      const out = slice(x, [...begin], size, backend as unknown as HeapBackend);
+      begin[axis] += part;
+      return out;
+    });
   });
 }
 

@@ -1,5 +1,5 @@
 import { AGENT_TASKS } from '@/lib/tasks/agent';
-import type { Presets, Schema } from './config';
+import { sftOrBase, type Presets, type Schema } from './config';
 import { grpoSchema } from './grpo-config';
 import { AGENT_MAX_COMPLETION, AGENT_REFLECT_MAX_COMPLETION, AGENT_TWO_STEP_MAX_COMPLETION, MEMORY_MAX_COMPLETION } from './lab-setup';
 
@@ -58,7 +58,7 @@ export const agentSchema = {
   reward_weight_format: { ...grpoSchema.reward_weight_format, default: 0.1, reason: 'A little credit for ending with "#### n" keeps early episodes parseable.' },
   reward_weight_tool_cost: { kind: 'number', default: 0, min: 0, max: 5, reason: 'Subtracted once per call. Off by default: calls are free, as TRL’s tools are. A call pays while it costs less than a right answer earns.' },
   train_on_tool_results: { kind: 'boolean', default: false, reason: 'The masking bug, off: the loss sees only the policy’s own tokens (TRL masks tool results out).' },
-  init_from: { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason: 'Start from the task’s tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).' },
+  init_from: sftOrBase('Start from the task’s tool-use SFT checkpoint; "base" is the same model untrained (the from_base preset).'),
   max_grad_norm: grpoSchema.max_grad_norm,
   max_steps: { ...grpoSchema.max_steps, default: 60, reason: 'The default run has learned by step 10; the lab card gives its measured time in a browser (npm run record:browser-times).' },
   eval_steps: { ...grpoSchema.eval_steps, default: 5, reason: 'The agent learns within ten steps from the SFT checkpoint: evaluate often enough to see it.' },

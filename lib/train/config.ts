@@ -39,6 +39,14 @@ export interface BooleanField extends FieldBase<boolean> {
   kind: 'boolean';
 }
 export type Field = NumberField | ChoiceField | BooleanField;
+
+/**
+ * The field of a trainer that starts from a shipped SFT checkpoint: 'sft' (the default) loads it, 'base' builds the
+ * same model untrained. `reason` says what the checkpoint holds; `absentMeans` where the field came after files did.
+ */
+export function sftOrBase(reason: string, absentMeans?: AbsentMeans<'sft' | 'base'>): ChoiceField<'sft' | 'base'> {
+  return { kind: 'choice', default: 'sft', choices: ['sft', 'base'] as const, reason, ...(absentMeans ? { absentMeans } : {}) };
+}
 export type Schema = Record<string, Field>;
 
 /** The plain config object a schema describes. */

@@ -1,4 +1,4 @@
-import type { Presets, Schema } from './config';
+import { sftOrBase, type Presets, type Schema } from './config';
 
 /**
  * Self-improvement by expert iteration (STaR, Zelikman et al. 2022; rejection-sampling fine-tuning, Yuan et al. 2023;
@@ -18,13 +18,10 @@ export const selfImproveSchema = {
   demonstration_digits: { kind: 'number', default: 2, min: 1, max: 5, integer: true, reason: 'The human-written demonstrations are sums whose digits span at most 2 columns (47 + 85, or 470 + 850); every wider sum is one the model must teach itself.' },
   target_digits: { kind: 'number', default: 3, min: 2, max: 6, integer: true, reason: 'eval/accuracy_target is measured on full 3-digit sums, which no demonstration contains; the model is sized for them from the start.' },
   rounds_per_difficulty: { kind: 'number', default: 3, min: 1, max: 20, integer: true, reason: 'Three rounds at each difficulty before the next (with a target 2 or more digits past the demonstrations): one round’s right samples are rarely enough to learn a new column from.' },
-  init_from: {
-    kind: 'choice',
-    default: 'sft',
-    choices: ['sft', 'base'] as const,
-    reason: 'Round 0 is loaded, not trained: the checkpoint is this trainer’s own round 0 (1,000 steps of SFT on the demonstrations, seed 0; scripts/build-self-improve-checkpoint.ts), so a run spends its time on the rounds that sample. "base": round 0 trains demo_steps steps in the run, from an untrained model (the full_schedule preset).',
-    absentMeans: { value: 'base', reason: 'Before round 0 shipped as a checkpoint (2026-12-06) every run trained round 0 itself: an assignment or submission written then, which has no init_from, ran from base.' },
-  },
+  init_from: sftOrBase(
+    'Round 0 is loaded, not trained: the checkpoint is this trainer’s own round 0 (1,000 steps of SFT on the demonstrations, seed 0; scripts/build-self-improve-checkpoint.ts), so a run spends its time on the rounds that sample. "base": round 0 trains demo_steps steps in the run, from an untrained model (the full_schedule preset).',
+    { value: 'base', reason: 'Before round 0 shipped as a checkpoint (2026-12-06) every run trained round 0 itself: an assignment or submission written then, which has no init_from, ran from base.' },
+  ),
   demo_steps: { kind: 'number', default: 1000, min: 1, max: 100000, integer: true, reason: 'Round 0 trained in the run (init_from "base"): SFT on the demonstrations until the short sums are learned (95% of held-out 2-column sums right at 1,000 steps of 32). The default loads these same 1,000 steps, done ahead of time.' },
   steps_per_round: { kind: 'number', default: 120, min: 1, max: 100000, integer: true, reason: 'Fine-tuning steps (SFTConfig’s max_steps) in each later round. 120, with round 0 loaded, keeps the default run under 30 s in a browser: over seeds 0–2, 3-digit accuracy ends round 5 at 55.2% on average (49.5% to 58.5%), a gain of 45.7 points over round 0. 200 with round 0 trained in the run (full_schedule) gained 45.5 on average (32 to 54) and ended at 51.7% (35% to 60%).' },
   learning_rate: { kind: 'number', default: 3e-3, min: 0, max: 1, exclusiveMin: true, reason: 'As the SFT lab: a tiny model from scratch tolerates a large step.' },

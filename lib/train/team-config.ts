@@ -1,4 +1,4 @@
-import type { Presets, Schema } from './config';
+import { sftOrBase, type Presets, type Schema } from './config';
 import { grpoSchema } from './grpo-config';
 
 /** The longest message the channel carries: four tokens is twice what naming one of four positions needs. */
@@ -38,12 +38,9 @@ export const teamSchema = {
   epsilon: grpoSchema.epsilon,
   loss_type: grpoSchema.loss_type,
   scale_rewards: grpoSchema.scale_rewards,
-  init_from: {
-    kind: 'choice',
-    default: 'sft',
-    choices: ['sft', 'base'] as const,
-    reason: 'The receiver starts from its SFT checkpoint, a listener that reads one convention (a position’s digit names it); the sender always starts untrained. "base": both untrained (the from_scratch preset).',
-  },
+  init_from: sftOrBase(
+    'The receiver starts from its SFT checkpoint, a listener that reads one convention (a position’s digit names it); the sender always starts untrained. "base": both untrained (the from_scratch preset).',
+  ),
   max_grad_norm: grpoSchema.max_grad_norm,
   max_steps: { ...grpoSchema.max_steps, default: 200, reason: 'Measured (wasm): the default run reaches 97–100% held-out by step 125 on seed 0 and by step 50 on seeds 1 and 2; 200 steps leave room for a slower seed.' },
   eval_steps: { ...grpoSchema.eval_steps, default: 25, reason: 'Held-out accuracy and what the messages say, every 25 steps.' },

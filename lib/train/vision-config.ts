@@ -1,4 +1,4 @@
-import { ConfigError, type Presets, type Schema } from './config';
+import { ConfigError, sftOrBase, type Presets, type Schema } from './config';
 import { grpoSchema } from './grpo-config';
 
 /**
@@ -40,13 +40,10 @@ export const visionSchema = {
   grid_size: { kind: 'number', default: 4, min: 2, max: 6, integer: true, reason: 'Cells per side, one image token each: 4 × 4 = 16 tokens in front of the question.' },
   occupancy: { kind: 'number', default: 0.5, min: 0.1, max: 1, reason: 'Chance that a cell holds a shape: half the cells, so counts spread over 0–5 and no single guess is often right.' },
   use_image: { kind: 'boolean', default: true, reason: 'The policy sees the picture. Off (the text_only preset): the same model and questions with no image tokens, the floor that guessing from the question gives.' },
-  init_from: {
-    kind: 'choice',
-    default: 'sft',
-    choices: ['sft', 'base'] as const,
-    reason: 'Start from the shipped SFT checkpoint: 800 steps of SFT on described pictures (4 × 4, mixed questions, seed 0; 50.0% held out), so the run spends its time on GRPO. "base": an untrained model that learns from its own SFT phase first (sft_steps; the from_scratch, text_only and counting presets). The checkpoint fits 4 × 4 pictures only.',
-    absentMeans: { value: 'base', reason: 'Before the checkpoint shipped (2026-12-06) every vision run built a fresh model and ran its own SFT phase (sft_steps) first: an assignment or submission written then, which has no init_from, ran from base.' },
-  },
+  init_from: sftOrBase(
+    'Start from the shipped SFT checkpoint: 800 steps of SFT on described pictures (4 × 4, mixed questions, seed 0; 50.0% held out), so the run spends its time on GRPO. "base": an untrained model that learns from its own SFT phase first (sft_steps; the from_scratch, text_only and counting presets). The checkpoint fits 4 × 4 pictures only.',
+    { value: 'base', reason: 'Before the checkpoint shipped (2026-12-06) every vision run built a fresh model and ran its own SFT phase (sft_steps) first: an assignment or submission written then, which has no init_from, ran from base.' },
+  ),
   sft_steps: {
     kind: 'number',
     default: 0,

@@ -20,8 +20,8 @@ const SHORT_RUNS: Record<string, { link: string; countsRounds?: true }> = {
   grpo: { link: 'max_steps=2' },
   ppo: { link: 'max_steps=2' },
   dpo: { link: 'max_steps=2' },
-  // Two rounds: round 0 on the demonstrations, then one round of sampling, filtering and fine-tuning.
-  'self-improve': { link: 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=2', countsRounds: true },
+  // Two rounds: round 0 (loaded from its checkpoint, then evaluated), then one round of sampling, filtering and fine-tuning.
+  'self-improve': { link: 'steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=2', countsRounds: true },
   team: { link: 'max_steps=2' },
   vision: { link: 'max_steps=3&sft_steps=2&sft_batch_size=8&num_generations=2&per_device_train_batch_size=4&eval_steps=3&eval_samples=10' },
 };

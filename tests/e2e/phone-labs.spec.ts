@@ -24,8 +24,8 @@ const RUNS: { slug: string; query: string }[] = [
   { slug: 'grpo', query: 'max_steps=2&eval_steps=2&eval_samples=20' },
   { slug: 'ppo', query: 'max_steps=2' },
   { slug: 'dpo', query: 'max_steps=2&eval_steps=2&eval_samples=20&per_device_train_batch_size=8' },
-  // max_steps counts rounds here: round 0 (the demonstrations) and two rounds of 10 fine-tuning steps.
-  { slug: 'self-improve', query: 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=3' },
+  // max_steps counts rounds here: round 0 (loaded from its checkpoint) and two rounds of 10 fine-tuning steps.
+  { slug: 'self-improve', query: 'steps_per_round=10&num_prompts=16&eval_samples=20&seed=2&max_steps=3' },
   { slug: 'team', query: 'max_steps=3&eval_steps=3' },
   { slug: 'team', query: 'preset=no_message&max_steps=2&eval_steps=2' },
   {

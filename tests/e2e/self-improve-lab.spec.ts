@@ -13,7 +13,7 @@ import { budget } from './budget';
 const status = (page: Page) => page.getByRole('status');
 // Rounds done, as the status counts them ("2 of 6 rounds done"): the charts number the same rounds 0 and 1.
 const roundOf = async (page: Page) => stepIn(await status(page).textContent(), 'round');
-const TINY = 'demo_steps=40&steps_per_round=10&num_prompts=16&eval_samples=20&seed=2';
+const TINY = 'steps_per_round=10&num_prompts=16&eval_samples=20&seed=2';
 
 test('self-improve lab: rounds, accuracy by difficulty, kept samples, Reset', async ({ page }) => {
   const errors: string[] = [];
@@ -74,7 +74,7 @@ test('self-improve lab: Pause takes effect inside round 0, and Train resumes it'
   await page.getByRole('button', { name: 'Pause' }).click();
   const clicked = Date.now();
   await expect(status(page)).toContainText('paused', { timeout: budget(2000) });
-  expect(Date.now() - clicked).toBeLessThan(2000);
+  expect(Date.now() - clicked).toBeLessThan(budget(2000));
   await expect(status(page)).not.toContainText('training');
   await expect(page.getByRole('button', { name: 'Pause' })).toBeDisabled();
   const resume = page.getByRole('button', { name: /^(Train|Resume)$/ });

@@ -85,15 +85,17 @@ async function start(message: Extract<ToWorker, { type: 'train' }>) {
     onLog: (line) => post({ type: 'log', runId, line }),
     afterStep: async (step) => {
       await samples.offer(step);
-      // A step that ends after a pause was asked for is the one the paused run shows.
-      if (run.state !== 'running') await samples.flush();
+      // A step that ends after a pause was asked for is the one the paused run shows. A step with pause points (a
+      // self-improvement round) is read at once: the next one may park mid-way, and a held step read then would show
+      // the next step's state (its rounds are long, so reading each costs little).
+      if (run.state !== 'running' || run.stepTookPausePoints) await samples.flush();
       if (session?.pendingSwitch) await moveTo(session, session.pendingSwitch);
     },
     onState: (state, error) => {
       post({ type: 'state', runId, state, error });
       // A paused or finished run shows its last step. The held step is read now (throttledSamples), so in the queue,
       // where no resume or reset runs meanwhile, and once no step is in flight: the model is as that step left it. (A
-      // trainer that parks mid-step at a pause point has steps far longer than the throttle's interval: none is held.)
+      // trainer that parks mid-step at a pause point has every step read in afterStep: none is held.)
       // Not after a failure or a reset: the model then holds a diverged or dropped step.
       if (state === 'paused' || state === 'done') queue = queue.then(() => run.whenIdle()).then(() => (session?.run === run ? samples.flush() : undefined)).catch(() => undefined);
     },

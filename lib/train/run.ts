@@ -97,6 +97,11 @@ export class TrainingRun {
   private stepping = false;
   /** Whether the step in flight is waiting at a pause point: the model is between two of its parts. */
   private parked = false;
+  /**
+   * Whether the step that just ran took a pause point: such a step has parts a pause can stop between, so the next
+   * step may start and park mid-way; whatever reads the trainer's state for a step must read it before then.
+   */
+  stepTookPausePoints = false;
   private lastTurn = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -125,6 +130,7 @@ export class TrainingRun {
         if (this.stopRequested) return this.setState('stopped');
         this.step += 1;
         this.stepping = true;
+        this.stepTookPausePoints = false;
         if (!(await this.log('train', () => this.trainer.trainStep(this.pausePoint)))) return this.state;
         await this.options.afterStep?.(this.step);
         const evalDue = this.options.evalEvery > 0 && (this.step % this.options.evalEvery === 0 || this.step === this.options.maxSteps);
@@ -151,6 +157,7 @@ export class TrainingRun {
 
   /** The step's pause point (PausePoint): an arrow, so trainers can call it unbound. */
   private readonly pausePoint: PausePoint = async () => {
+    this.stepTookPausePoints = true;
     if (performance.now() - this.lastTurn >= PAUSE_POLL_MS) {
       await nextTask(); // lets a pause or stop message in
       this.lastTurn = performance.now();

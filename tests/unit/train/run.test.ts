@@ -120,6 +120,22 @@ describe('TrainingRun', () => {
     }
   });
 
+  it('says after each step whether it took a pause point (a step with parts), for what reads the step before the next', async () => {
+    const seen: boolean[] = [];
+    const trainer: StepTrainer = {
+      // Odd steps have parts (a pause point between them, as a self-improvement round does); even steps do not.
+      trainStep: async (pausePoint) => {
+        if (seen.length % 2 === 0) await pausePoint?.();
+        return { loss: 1 };
+      },
+      evaluate: async () => ({}),
+      dispose: () => undefined,
+    };
+    const run: TrainingRun = new TrainingRun(trainer, { maxSteps: 4, evalEvery: 0, afterStep: async () => void seen.push(run.stepTookPausePoints) });
+    expect(await run.run()).toBe('done');
+    expect(seen).toEqual([true, false, true, false]);
+  });
+
   it('refuses a bad step count and a second run()', async () => {
     expect(() => new TrainingRun(scripted([]), { maxSteps: 0, evalEvery: 0 })).toThrow(/maxSteps/);
     const run = new TrainingRun(scripted([1]), { maxSteps: 1, evalEvery: 0 });

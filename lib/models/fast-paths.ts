@@ -1,9 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
+import { denseForwardOnHeap } from './dense-kernel/dense-forward';
 
 /**
- * The wasm backend's hand-written fast paths, each with the stock numbers bit for bit: attention's batched products
- * (matmul-kernel/) and every dense layer's backward pass (dense-kernel/) as WebAssembly kernels on tfjs-wasm's heap,
- * LayerNorm and attention with their backward passes written out (ops.ts), clones that share data (below), and
+ * The wasm backend's hand-written fast paths, each with the stock numbers bit for bit: a layer's whole attention
+ * (attention-kernel/), attention's batched products elsewhere (matmul-kernel/) and every dense layer's forward and
+ * backward pass (dense-kernel/) as WebAssembly kernels on tfjs-wasm's heap, LayerNorm and attention with their
+ * backward passes written out (ops.ts), clones that share data and slices read in place (below), and
  * clipping with Adam as one kernel per variable (lib/train/adam-kernel/). tfjs-wasm runs the stock versions several
  * times slower: scalar loops for batched matmuls, XNNPACK repacking every step's new operands, a copy of every tensor
  * autodiff saves, and a dozen small kernels where one would do.
@@ -23,6 +25,7 @@ export function wasmFastPaths(): boolean {
     stockKernelsReplaced = true;
     shareDataOnIdentity();
     sliceOnTheHeap();
+    denseForwardOnTheHeap();
   }
   return on;
 }
@@ -35,28 +38,36 @@ export function wasmFastPaths(): boolean {
  * Same values, so nothing numeric changes. With the fast paths off, tfjs-wasm's copying kernel runs as before.
  */
 function shareDataOnIdentity(): void {
-  replaceStockKernel('Identity', (x, args) => {
-    (args.backend as unknown as { incRef(dataId: object): void }).incRef(x.dataId);
+  replaceStockKernel('Identity', ({ inputs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    if (!onHeap(x)) return null;
+    (backend as unknown as { incRef(dataId: object): void }).incRef(x.dataId);
     return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
   });
 }
 
+/** Strings live outside the heap: the stock kernels handle them. */
+const onHeap = (x: tf.TensorInfo) => x.dtype !== 'string';
+
 /**
- * Puts `fast` in place of tfjs-wasm's kernel `name` (input x); the stock kernel still runs with the fast paths off
- * and for strings, which live outside the heap.
+ * Puts `fast` in place of tfjs-wasm's kernel `name`; the stock kernel still runs with the fast paths off and wherever
+ * `fast` returns null (a case it does not take).
  */
-function replaceStockKernel(name: string, fast: (x: tf.TensorInfo, args: Parameters<tf.KernelFunc>[0]) => tf.TensorInfo | tf.TensorInfo[]): void {
+function replaceStockKernel(name: string, fast: (args: Parameters<tf.KernelFunc>[0]) => tf.TensorInfo | tf.TensorInfo[] | null): void {
   const stock = tf.getKernel(name, 'wasm');
   if (!stock) return;
   tf.unregisterKernel(name, 'wasm');
   tf.registerKernel({
     kernelName: name,
     backendName: 'wasm',
-    kernelFunc: (args) => {
-      const x = args.inputs.x as tf.TensorInfo;
-      return !enabled || x.dtype === 'string' ? stock.kernelFunc(args) : fast(x, args);
-    },
+    kernelFunc: (args) => (enabled ? fast(args) : null) ?? stock.kernelFunc(args),
   });
+}
+
+/** Every dense layer's forward product on our kernel (dense-kernel/dense-forward.ts: XNNPACK's numbers, no repacking). */
+function denseForwardOnTheHeap(): void {
+  replaceStockKernel('_FusedMatMul', (args) => denseForwardOnHeap(args as Parameters<typeof denseForwardOnHeap>[0]));
+  replaceStockKernel('BatchMatMul', (args) => denseForwardOnHeap(args as Parameters<typeof denseForwardOnHeap>[0]));
 }
 
 /** The little of tfjs-backend-wasm 4.22's BackendWasm a slice needs (public methods its typings do not export). */
@@ -80,11 +91,15 @@ function sliceOnTheHeap(): void {
     copySlice(backend.typedArrayFromHeap(x), x.shape, begin, size, backend.typedArrayFromHeap(out));
     return out;
   };
-  replaceStockKernel('Slice', (x, { attrs, backend }) => {
+  replaceStockKernel('Slice', ({ inputs, attrs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    if (!onHeap(x)) return null;
     const [begin, size] = tf.slice_util.parseSliceParams(x as tf.Tensor, attrs!.begin as number[], attrs!.size as number[]);
     return slice(x, begin, size, backend as unknown as HeapBackend);
   });
-  replaceStockKernel('SplitV', (x, { attrs, backend }) => {
+  replaceStockKernel('SplitV', ({ inputs, attrs, backend }) => {
+    const x = inputs.x as tf.TensorInfo;
+    if (!onHeap(x)) return null;
     const axis = tf.util.parseAxisParam(attrs!.axis as number, x.shape)[0];
     const parts = tf.backend_util.prepareSplitSize(x as tf.Tensor, attrs!.numOrSizeSplits as number[] | number, axis);
     const begin = x.shape.map(() => 0);

@@ -3,6 +3,7 @@ import { wasmFastPaths } from './fast-paths';
 import { denseGrad, denseGradApplies } from './dense-kernel/dense-grad';
 import { layerNormBackward, layerNormForward, layerNormKernelApplies } from './layernorm-kernel/layer-norm';
 import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';
+import { fusedAttentionApplies, fusedSelfAttention } from './attention-kernel/attention';
 
 /**
  * Building blocks shared by the models. Why a custom gradient for dense layers: tfjs-wasm only sends untransposed
@@ -148,4 +149,31 @@ const attentionWithGrad = tf.customGrad((q, k, v, mask, save) => {
 export function attention(q: tf.Tensor4D, k: tf.Tensor4D, v: tf.Tensor4D, mask: tf.Tensor2D): tf.Tensor4D {
   if (!matMulKernelApplies(q.shape, k.shape)) return attentionOps(q, k, v, mask).out;
   return attentionWithGrad(q, k, v, mask) as tf.Tensor4D;
+}
+
+/** q, k, v [H, B, S, hd] each, from qkv [B·S, 3D] (q, k, v side by side, heads side by side within each). */
+function splitHeads(qkv: tf.Tensor2D, B: number, S: number, H: number): tf.Tensor4D[] {
+  const hd = qkv.shape[1] / (3 * H);
+  // Heads-first layout [3H, B, S, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
+  const heads = tf.transpose(tf.reshape(qkv, [B, S, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, S, hd]
+  return tf.split(heads, 3, 0) as tf.Tensor4D[];
+}
+
+/**
+ * A layer's causal self-attention from its qkv projection [B·S, 3D] to the heads' outputs merged [B·S, D]:
+ * softmax(q·kᵀ/√hd + mask)·v per head, mask [S, S]. On wasm one kernel each for the scores, the mixing and the whole
+ * backward pass (attention-kernel/: the same numbers); elsewhere the heads are split, attended and merged as tensors.
+ */
+export function selfAttention(qkv: tf.Tensor2D, B: number, S: number, H: number, mask: tf.Tensor2D): tf.Tensor2D {
+  if (fusedAttentionApplies()) return fusedSelfAttention(qkv, mask, B, S, H);
+  const [q, k, v] = splitHeads(qkv, B, S, H);
+  const att = attention(q, k, v, mask); // [H, B, S, hd]
+  return tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * S, qkv.shape[1] / 3]) as tf.Tensor2D; // [B, S, H, hd] → [BS, D]
+}
+
+/** The attention probabilities selfAttention computes, [B, H, S, S] (for inspection: an extra product, no gradient). */
+export function attentionProbs(qkv: tf.Tensor2D, B: number, S: number, H: number, mask: tf.Tensor2D): tf.Tensor4D {
+  const [q, k] = splitHeads(qkv, B, S, H);
+  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(q.shape[3])), mask);
+  return tf.transpose(tf.softmax(scores), [1, 0, 2, 3]) as tf.Tensor4D; // [H, B, S, S] → [B, H, S, S]
 }

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '@/lib/random';
 import { attends, resolveConfig, sameLora, type LoraConfig, type LoraTarget, type TinyLMConfig } from './config';
 import { createLinear, type Linear } from './linear';
-import { attention, dense, layerNorm, matMul2d, oneHotF32 } from './ops';
+import { attentionProbs, dense, layerNorm, matMul2d, oneHotF32, selfAttention } from './ops';
 import { createParamStore, type ParamStore } from './params';
 import { fusedDecodingAvailable, openFusedDecoding, type FusedDecodingSession } from './decode-kernel/session';
 
@@ -188,16 +188,8 @@ export function createTinyLM(config: TinyLMConfig, seed: number, opts: { frozen?
       let probs: tf.Tensor4D | undefined;
       blocks.forEach((blk, l) => {
         const qkv = blk.qkv.apply(layerNorm(x, blk.ln1.g, blk.ln1.b), lopts); // [BS, 3D]
-        // Heads-first layout [3H, B, S, hd]: q, k, v are then contiguous slices (3× cheaper on wasm than [B, 3H, …]).
-        const heads = tf.transpose(tf.reshape(qkv, [B, S, 3 * H, hd]), [2, 0, 1, 3]); // [3H, B, S, hd]
-        const [q, k, v] = tf.split(heads, 3, 0); // each [H, B, S, hd]
-        const att = attention(q as tf.Tensor4D, k as tf.Tensor4D, v as tf.Tensor4D, m); // [H, B, S, hd]
-        if (fopts.returnAttention && l === L - 1) {
-          // softmax(q·kᵀ/√hd + mask) as attention() computes it, [H, B, S, S] → [B, H, S, S].
-          const scores = tf.add(tf.mul(tf.matMul(q as tf.Tensor4D, k as tf.Tensor4D, false, true), 1 / Math.sqrt(hd)), m);
-          probs = tf.transpose(tf.softmax(scores), [1, 0, 2, 3]) as tf.Tensor4D;
-        }
-        const y = tf.reshape(tf.transpose(att, [1, 2, 0, 3]), [B * S, D]) as tf.Tensor2D; // [B, S, H, hd] → [BS, D]
+        const y = selfAttention(qkv, B, S, H, m); // [BS, D]
+        if (fopts.returnAttention && l === L - 1) probs = attentionProbs(qkv, B, S, H, m);
         x = tf.add(x, blk.out.apply(y, lopts));
         const h = blk.fc1.apply(layerNorm(x, blk.ln2.g, blk.ln2.b), { ...lopts, activation: 'relu' }); // [BS, F]
         x = tf.add(x, blk.fc2.apply(h, lopts));

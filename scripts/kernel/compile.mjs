@@ -1,6 +1,6 @@
 // Compiles the WebAssembly kernels written in AssemblyScript and returns, for each, the TypeScript module that embeds
 // it: the fused decoding step (lib/models/decode-kernel), the batched matmul (lib/models/matmul-kernel), the dense
-// layer's backward pass (lib/models/dense-kernel), LayerNorm (lib/models/layernorm-kernel) and clipping with Adam (lib/train/adam-kernel). Shared by
+// layer's passes (lib/models/dense-kernel), a layer's attention (lib/models/attention-kernel), LayerNorm (lib/models/layernorm-kernel) and clipping with Adam (lib/train/adam-kernel). Shared by
 // `npm run build:kernel`, which writes the files, and the unit tests that check each committed file is what its
 // source compiles to.
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ export const KERNELS = {
   // These two work on tfjs-wasm's own heap (lib/models/wasm-heap.ts): they import its memory instead of having one.
   matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts', flags: ['--importMemory'] },
   dense: { source: 'lib/models/dense-kernel/assembly/index.ts', output: 'lib/models/dense-kernel/wasm.ts', constant: 'DENSE_KERNEL_WASM_BASE64', test: 'tests/unit/models/dense-kernel.test.ts', flags: ['--importMemory'] },
+  attention: { source: 'lib/models/attention-kernel/assembly/index.ts', output: 'lib/models/attention-kernel/wasm.ts', constant: 'ATTENTION_KERNEL_WASM_BASE64', test: 'tests/unit/models/attention-kernel.test.ts', flags: ['--importMemory'] },
   layernorm: { source: 'lib/models/layernorm-kernel/assembly/index.ts', output: 'lib/models/layernorm-kernel/wasm.ts', constant: 'LAYERNORM_KERNEL_WASM_BASE64', test: 'tests/unit/models/fast-paths.test.ts', flags: ['--importMemory'] },
   adam: { source: 'lib/train/adam-kernel/assembly/index.ts', output: 'lib/train/adam-kernel/wasm.ts', constant: 'ADAM_KERNEL_WASM_BASE64', test: 'tests/unit/train/optim.test.ts', flags: ['--importMemory'] },
 };

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { wasmFastPaths } from '../fast-paths';
-import { heapKernel, heapOf, registerWasmKernel } from '../wasm-heap';
-import { DENSE_KERNEL_WASM_BASE64 } from './wasm';
+import { heapOf, registerWasmKernel } from '../wasm-heap';
+import { ceil8, denseKernelFor as kernelFor } from './kernel';
 
 /**
  * A dense layer's backward pass on the wasm backend as one tfjs kernel, with the stock pass's numbers bit for bit
@@ -11,18 +11,7 @@ import { DENSE_KERNEL_WASM_BASE64 } from './wasm';
  * tfjs-wasm's own heap (it imports the backend's memory), so nothing is copied.
  */
 
-interface KernelExports {
-  prepareDz(dy: number, y: number, dzOut: number, n: number, cols: number, stride: number, relu: number): void;
-  transposePadded(w: number, wt: number, rows: number, cols: number, stride: number): void;
-  productTransposedA(a: number, aStride: number, b: number, bStride: number, out: number, len: number, m: number, outCols: number): void;
-  product(a: number, aStride: number, b: number, bStride: number, out: number, rows: number, k: number, outCols: number): void;
-  columnSums(a: number, stride: number, out: number, rows: number, cols: number): void;
-}
-
 const KERNEL_NAME = 'ArlDenseGrad';
-const kernelFor = heapKernel<KernelExports>(DENSE_KERNEL_WASM_BASE64);
-
-const ceil8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** inputs dy [n, out], x [n, in], w [in, out], y [n, out] (only with relu) → dx [n, in], dW [in, out], db [out] (with bias). */
 function denseGradKernel({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): tf.TensorInfo[] {

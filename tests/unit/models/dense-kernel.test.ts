@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denseForwardOnHeap } from '@/lib/models/dense-kernel/dense-forward';
 import { denseGrad, denseGradApplies } from '@/lib/models/dense-kernel/dense-grad';
 import { setWasmFastPaths } from '@/lib/models/fast-paths';
 import { dense, matMul2d } from '@/lib/models/ops';
@@ -22,13 +23,24 @@ function values(shape: number[], seed: number): tf.Tensor2D {
   return tf.tensor2d(data, shape as [number, number]);
 }
 
-/** Bitwise equality (−0 and +0 differ). */
+/** Values with NaN, ±Infinity and −0 among them. */
+function specials(shape: number[], seed: number): tf.Tensor2D {
+  const data = values(shape, seed).dataSync().slice();
+  for (let i = 3; i < data.length; i += 11) data[i] = [NaN, Infinity, -Infinity, -0][i % 4];
+  return tf.tensor2d(data, shape as [number, number]);
+}
+
+/**
+ * Bitwise equality (−0 and +0 differ), except that any two NaNs are equal: WebAssembly leaves the sign of a NaN that
+ * an operation creates unspecified (V8 may swap the operands of an add), so the stock kernels' NaNs have no fixed sign.
+ */
 function expectSameBits(actual: tf.Tensor, expected: tf.Tensor, what: string) {
   expect(actual.shape, what).toEqual(expected.shape);
   const a = new Uint32Array((actual.dataSync() as Float32Array).slice().buffer);
   const e = new Uint32Array((expected.dataSync() as Float32Array).slice().buffer);
   let differing = 0;
-  for (let i = 0; i < e.length; i++) if (a[i] !== e[i]) differing++;
+  const isNaN32 = (bits: number) => (bits & 0x7f800000) === 0x7f800000 && (bits & 0x007fffff) !== 0;
+  for (let i = 0; i < e.length; i++) if (a[i] !== e[i] && !(isNaN32(a[i]) && isNaN32(e[i]))) differing++;
   expect(differing, what).toBe(0);
 }
 
@@ -52,6 +64,93 @@ const SHAPES = [
   [3, 4, 8],
   [130, 13, 4],
 ];
+
+describe('the dense forward kernel on wasm', () => {
+  beforeAll(async () => {
+    expect((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend).toBe('wasm');
+    // The kernel alone under a name of its own, so that what it computes is compared with tfjs-wasm's kernels below.
+    tf.registerKernel({
+      kernelName: 'TestDenseForward',
+      backendName: 'wasm',
+      kernelFunc: ((args: Parameters<typeof denseForwardOnHeap>[0]) => {
+        const out = denseForwardOnHeap(args);
+        if (!out) throw new Error('the forward kernel declined');
+        return out;
+      }) as unknown as tf.KernelFunc,
+    });
+  });
+  afterAll(() => {
+    tf.unregisterKernel('TestDenseForward', 'wasm');
+    setWasmFastPaths(true);
+  });
+
+  const stock = <T>(f: () => T): T => {
+    setWasmFastPaths(false);
+    try {
+      return f();
+    } finally {
+      setWasmFastPaths(true);
+    }
+  };
+
+  it("gives XNNPACK's _FusedMatMul and BatchMatMul numbers bit for bit: bias first, ReLU, every tile tail, NaN and infinities", () => {
+    let seed = 200;
+    for (const [n, inDim, outDim] of SHAPES) {
+      for (const make of [values, specials]) {
+        tf.tidy(() => {
+          const [x, w, b] = [make([n, inDim], seed++), values([inDim, outDim], seed++), tf.tensor1d(values([1, outDim], seed++).dataSync())];
+          const what = `[${n}, ${inDim}] → ${outDim}${make === specials ? ' with NaN and ±∞' : ''}`;
+          const run = (inputs: tf.NamedTensorMap, attrs: tf.NamedAttrMap) => tf.reshape(tf.engine().runKernel('TestDenseForward', inputs, attrs) as tf.Tensor, [n, outDim]);
+          const [x3, w3] = [tf.reshape(x, [1, n, inDim]), tf.reshape(w, [1, inDim, outDim])];
+          for (const activation of ['linear', 'relu'] as const) {
+            const attrs = { transposeA: false, transposeB: false, activation };
+            expectSameBits(run({ a: x3, b: w3, bias: b }, attrs), stock(() => tf.fused.matMul({ a: x, b: w, bias: b, activation })), `_FusedMatMul ${activation} ${what}`);
+            expectSameBits(run({ a: x3, b: w3 }, attrs), stock(() => tf.fused.matMul({ a: x, b: w, activation })), `_FusedMatMul ${activation}, no bias, ${what}`);
+          }
+          expectSameBits(run({ a: x, b: w }, { transposeA: false, transposeB: false }), stock(() => tf.matMul(x, w)), `BatchMatMul ${what}`);
+          // What tfjs's fused op runs while it records gradients: the product, then Add, then Relu. tfjs-wasm's Relu
+          // reads a NaN's sign bit (−NaN becomes 0), which WebAssembly leaves unspecified: finite inputs only here.
+          const unfused = (t: tf.Tensor) => tf.relu(tf.add(t, b));
+          if (make === values) expectSameBits(unfused(run({ a: x, b: w }, { transposeA: false, transposeB: false })), stock(() => unfused(tf.matMul(x, w))), `product + bias, ReLU ${what}`);
+        });
+      }
+    }
+  });
+
+  it('takes only the single untransposed product with a linear or ReLU activation; tfjs-wasm runs the rest', () => {
+    tf.tidy(() => {
+      const backend = tf.backend();
+      const [a, b, bias] = [values([6, 4], 300), values([4, 5], 301), tf.tensor1d([1, 2, 3, 4, 5])];
+      const takes = (inputs: tf.NamedTensorInfoMap, attrs: tf.NamedAttrMap = {}) => {
+        const out = denseForwardOnHeap({ inputs, backend, attrs });
+        if (out) backend.disposeData(out.dataId);
+        return out !== null;
+      };
+      expect(takes({ a, b })).toBe(true);
+      expect(takes({ a, b, bias }, { activation: 'relu' })).toBe(true);
+      expect(takes({ a: tf.reshape(a, [1, 1, 6, 4]), b })).toBe(true);
+      expect(takes({ a: tf.transpose(a), b }, { transposeA: true })).toBe(false);
+      expect(takes({ a, b: tf.transpose(b) }, { transposeB: true })).toBe(false);
+      expect(takes({ a: tf.stack([a, a]), b: tf.stack([b, b]) })).toBe(false); // batched: tfjs-wasm's own loop
+      expect(takes({ a, b, bias }, { activation: 'elu' })).toBe(false);
+      expect(takes({ a, b, bias: tf.tensor1d([1]) })).toBe(false); // a broadcast bias
+      expect(takes({ a: tf.cast(a, 'int32'), b })).toBe(false);
+    });
+  });
+
+  it("is what tfjs's matmuls run on wasm with the fast paths on: the same numbers as off, and no tensors left behind", () => {
+    const [x, w, b] = [values([50, 12], 400), values([12, 20], 401), tf.tensor1d(values([1, 20], 402).dataSync())];
+    const products = () => [tf.fused.matMul({ a: x, b: w, bias: b, activation: 'relu' }), tf.matMul(x, w), tf.fused.matMul({ a: x, b: w, bias: b })];
+    const [fast, off] = [products(), stock(products)];
+    fast.forEach((t, i) => expectSameBits(t, off[i], `product ${i}`));
+    tf.dispose([...fast, ...off]);
+    const [tensors, bytes] = [tf.memory().numTensors, tf.memory().numBytes];
+    for (let i = 0; i < 10; i++) tf.dispose(products());
+    expect(tf.memory().numTensors).toBe(tensors);
+    expect(tf.memory().numBytes).toBe(bytes);
+    tf.dispose([x, w, b]);
+  });
+});
 
 describe('the dense backward kernel on wasm', () => {
   beforeAll(async () => {

@@ -7,8 +7,10 @@
 //   dW[i, j] = 0 + Σₙ x[n, i]·dz[n, j]          first term to last, a float32 multiply then a float32 add)
 //   db[j]    = 0 + Σₙ dz[n, j]                  (tfjs-wasm's Sum: first row to last)
 // WebAssembly has no fused multiply-add, so each SIMD lane rounds as the scalar code does; lanes are separate outputs.
+// The same tiles also run the forward pass in place of tfjs-wasm's matmul kernels (`forward`, ../dense-forward.ts):
+// XNNPACK's GEMM with the bias as the accumulator's first value, without repacking the weights on every call.
 //
-// The module imports tfjs-wasm's own memory (the host, ../dense-grad.ts, passes byte offsets of tensors on that heap and
+// The module imports tfjs-wasm's own memory (the hosts, ../dense-grad.ts and ../dense-forward.ts, pass byte offsets of tensors on that heap and
 // of scratch it allocates there), so nothing is copied in or out. It has no static data and allocates nothing.
 
 /** dzOut [n, stride] ← dy [n, cols] · step(y) (or a copy of dy), zero in the columns from cols to stride. */
@@ -130,13 +132,39 @@ export function productTransposedA(a: usize, aStride: i32, b: usize, bStride: i3
  * outCols (zero beyond). Each output: 0, then + a·b for t = 0 … k − 1 in order. dx = dz·Wᵀ uses it, with b = Wᵀ padded.
  */
 export function product(a: usize, aStride: i32, b: usize, bStride: i32, out: usize, rows: i32, k: i32, outCols: i32): void {
+  productTiles(a, aStride, b, bStride, out, rows, k, outCols, 0, false);
+}
+
+/**
+ * A dense layer's forward pass as tfjs-wasm runs it for a single untransposed 2-D product (XNNPACK's GEMM, in
+ * _FusedMatMul and BatchMatMul): out = act(bias + Σₜ a·b), the bias (zeros when bias = 0) the accumulator's first
+ * value, then each product added first term to last. act is ReLU when `relu`: v where v > 0, else +0 (XNNPACK's clamp
+ * to [0, ∞)). b and bias are padded to bStride, a multiple of 8.
+ */
+export function forward(a: usize, aStride: i32, b: usize, bStride: i32, bias: usize, out: usize, rows: i32, k: i32, outCols: i32, relu: bool): void {
+  productTiles(a, aStride, b, bStride, out, rows, k, outCols, bias, relu);
+}
+
+/** The accumulators' first value: the bias, or 0. */
+@inline function initial(bias: usize, j: i32): v128 {
+  return bias != 0 ? v128.load(bias + <usize>j * 4) : f32x4.splat(0);
+}
+
+/** The activation after the sum. */
+@inline function finish(c: v128, relu: bool): v128 {
+  return relu ? v128.bitselect(c, f32x4.splat(0), f32x4.gt(c, f32x4.splat(0))) : c;
+}
+
+@inline function productTiles(a: usize, aStride: i32, b: usize, bStride: i32, out: usize, rows: i32, k: i32, outCols: i32, bias: usize, relu: bool): void {
   let r = 0;
   for (; r + 4 <= rows; r += 4) {
     const pa0 = a + <usize>(r * aStride) * 4;
     const rowBytes = <usize>aStride * 4;
     for (let j = 0; j < outCols; j += 8) {
-      let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c10 = f32x4.splat(0), c11 = f32x4.splat(0);
-      let c20 = f32x4.splat(0), c21 = f32x4.splat(0), c30 = f32x4.splat(0), c31 = f32x4.splat(0);
+      const i0 = initial(bias, j);
+      const i1 = initial(bias, j + 4);
+      let c00 = i0, c01 = i1, c10 = i0, c11 = i1;
+      let c20 = i0, c21 = i1, c30 = i0, c31 = i1;
       let pb = b + <usize>j * 4;
       for (let t = 0; t < k; t++) {
         const p = pa0 + <usize>t * 4;
@@ -158,16 +186,16 @@ export function product(a: usize, aStride: i32, b: usize, bStride: i32, out: usi
       }
       const valid = outCols - j;
       const o = out + <usize>(r * outCols + j) * 4;
-      store8(o, c00, c01, valid);
-      store8(o + <usize>outCols * 4, c10, c11, valid);
-      store8(o + <usize>(2 * outCols) * 4, c20, c21, valid);
-      store8(o + <usize>(3 * outCols) * 4, c30, c31, valid);
+      store8(o, finish(c00, relu), finish(c01, relu), valid);
+      store8(o + <usize>outCols * 4, finish(c10, relu), finish(c11, relu), valid);
+      store8(o + <usize>(2 * outCols) * 4, finish(c20, relu), finish(c21, relu), valid);
+      store8(o + <usize>(3 * outCols) * 4, finish(c30, relu), finish(c31, relu), valid);
     }
   }
   for (; r < rows; r++) {
     const pa = a + <usize>(r * aStride) * 4;
     for (let j = 0; j < outCols; j += 8) {
-      let c0 = f32x4.splat(0), c1 = f32x4.splat(0);
+      let c0 = initial(bias, j), c1 = initial(bias, j + 4);
       let pb = b + <usize>j * 4;
       for (let t = 0; t < k; t++) {
         const x = f32x4.splat(load<f32>(pa + <usize>t * 4));
@@ -175,8 +203,18 @@ export function product(a: usize, aStride: i32, b: usize, bStride: i32, out: usi
         c1 = f32x4.add(c1, f32x4.mul(x, v128.load(pb, 16)));
         pb += <usize>bStride * 4;
       }
-      store8(out + <usize>(r * outCols + j) * 4, c0, c1, outCols - j);
+      store8(out + <usize>(r * outCols + j) * 4, finish(c0, relu), finish(c1, relu), outCols - j);
     }
+  }
+}
+
+/** out [rows, stride] ← a [rows, cols] with zeros in the columns from cols to stride (a weight or a bias, padded). */
+export function padColumns(a: usize, out: usize, rows: i32, cols: i32, stride: i32): void {
+  for (let r = 0; r < rows; r++) {
+    const src = a + <usize>(r * cols) * 4;
+    const dst = out + <usize>(r * stride) * 4;
+    memory.copy(dst, src, <usize>cols * 4);
+    memory.fill(dst + <usize>cols * 4, 0, <usize>(stride - cols) * 4);
   }
 }
 

@@ -99,16 +99,16 @@ export function markdown(report: BenchReport): string {
   if (bounded.length > 0) {
     const rates = Object.entries(report.matmul).map(([b, r]) => `${b} ${fixed(r!.gflops, 1)} GFLOP/s (median ${fixed(r!.medianGflops, 1)}, ${r!.n}³ × ${r!.repeats})`).join('; ');
     const calls = Object.entries(report.kernelCall ?? {}).map(([b, c]) => `${b} ${fixed(c!.usPerKernel, 1)} µs`).join('; ');
-    out.push(`### Against the FLOP bound (matmul rate measured in this run: ${rates}; one kernel call: ${calls || 'not measured'})`);
+    out.push(`### Against the FLOP bound (matmul rate at the start of this run: ${rates}; one kernel call: ${calls || 'not measured'})`);
     out.push('');
     out.push(
       table(
-        ['trainer', 'backend', 'weights/token', 'tokens/step', 'MFLOP/step', 'generation MFLOP (cached → re-run)', 'bound ms', 'ms/step', '× bound', 'kernels/step', 'dispatch floor ms'],
+        ['trainer', 'backend', 'weights/token', 'tokens/step', 'MFLOP/step', 'generation MFLOP (cached → re-run)', 'GFLOP/s', 'bound ms', 'ms/step', '× bound', 'kernels/step', 'dispatch floor ms'],
         bounded.map((r) => {
           const f = r.flops!;
           const generation = f.byPhase.generation === undefined ? '–' : `${fixed(f.byPhase.generation / 1e6, 1)} → ${f.generationRerun === null ? '–' : fixed(f.generationRerun / 1e6, 1)}`;
           const dispatch = r.dispatch ? [count(r.dispatch.kernelsPerStep), ms(r.dispatch.floorMs)] : ['–', '–'];
-          return [r.trainer, r.backend, count(f.paramsPerToken), count(Math.round(f.tokensPerStep)), fixed(f.total / 1e6, 1), generation, ms(f.boundMs), ms(r.stepMs!.median), fixed(f.timesBound, 2), ...dispatch];
+          return [r.trainer, r.backend, count(f.paramsPerToken), count(Math.round(f.tokensPerStep)), fixed(f.total / 1e6, 1), generation, fixed(f.gflops, 1), ms(f.boundMs), ms(r.stepMs!.median), fixed(f.timesBound, 2), ...dispatch];
         }),
       ),
     );
@@ -117,7 +117,8 @@ export function markdown(report: BenchReport): string {
       'FLOPs (scripts/bench/flops.ts): 2·N·T per forward pass, N the weights a token is multiplied by, T the step’s tokens ' +
         '(`num_tokens`, or PPO’s environment steps): generation (with its cache) and reference 1 pass, rollout 1, ' +
         'forward+backward 3 (× num_ppo_epochs); attention’s own products left out (under 10% here). Re-run: generation ' +
-        'if the forward were re-run over the whole prefix for each token. Bound: the step’s FLOPs at the matmul rate. ' +
+        'if the forward were re-run over the whole prefix for each token. Bound: the step’s FLOPs at the matmul rate (GFLOP/s: ' +
+        'the faster of the rate at the start and the rate measured again just before each trainer’s timed steps). ' +
         'Dispatch floor: the kernels one step runs (counted under tf.profile) times the cost of a near-empty kernel call; ' +
         'where it is above the FLOP bound, the step is bound by how many kernels it calls, not by its arithmetic.',
     );

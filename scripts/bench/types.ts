@@ -1,4 +1,4 @@
-/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`, schema 5 `kernelCall` and each result's `dispatch`). Times in milliseconds. */
+/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`, schema 5 `kernelCall` and each result's `dispatch`, schema 6 the matmul rate each result's bound used, `flops.gflops`). Times in milliseconds. */
 import type { BackendName } from '@/lib/tf/names';
 import type { KernelCallCost, MatmulRate, StepFlops } from './flops';
 import type { SamplingBound, SamplingResult } from './sampling';
@@ -70,14 +70,15 @@ export interface TrainerResult {
     leftAfterDispose: number;
   };
   /** The step's FLOPs (scripts/bench/flops.ts), their time at the backend's matmul rate, and the median step over it. */
-  flops?: StepFlops & { boundMs: number; timesBound: number };
+  /** The bound at `gflops`: the faster of the run's first matmul rate and one measured just before this trainer's timed steps. */
+  flops?: StepFlops & { gflops: number; boundMs: number; timesBound: number };
   /** Kernels one step dispatches (a step after the timed ones, under tf.profile) and their floor: kernels × the cost of one call. */
   dispatch?: { kernelsPerStep: number; floorMs: number };
   error?: string;
 }
 
 export interface BenchReport {
-  schema: 5;
+  schema: 6;
   machine: MachineInfo;
   options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: number };
   backends: BackendStatus[];

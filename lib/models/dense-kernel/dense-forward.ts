@@ -8,9 +8,18 @@ import { ceil8, denseKernelFor } from './kernel';
  * the bias, or 0, then each product added in order, then the ReLU clamp (a NaN aside: WebAssembly leaves the sign of
  * a NaN an operation makes unspecified, and the two may differ there). XNNPACK repacks the weight matrix on every
  * call (each step's weights are new tensors); the kernel pads it once into scratch and reads it in place: the GRPO
- * lab's forward products ran at ~15 GFLOP/s stock. Returns null for every other case (batched, transposed, another
- * activation, a broadcast bias), which the stock kernel then runs; fast-paths.ts installs it.
+ * lab's forward products ran 5–15% faster this way (best of 200 calls, Node). Returns null for every other case
+ * (batched, transposed, another activation, a broadcast bias, a large weight), which the stock kernel then runs;
+ * fast-paths.ts installs it.
  */
+/**
+ * The largest weight matrix taken, in floats (64 KB): every lab's layers are 4,096 or fewer. The kernel reads the
+ * weight in place, a row of eight columns per term, which stays in cache for these; for large ones XNNPACK's packed
+ * panels are the better layout (256 × 256: no faster here, and its time varied more), so they stay XNNPACK's, and
+ * with them the matmul rate the benchmark measures its bounds against (scripts/bench/flops.ts).
+ */
+const MAX_WEIGHT_FLOATS = 16_384;
+
 export function denseForwardOnHeap({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): tf.TensorInfo | null {
   const { a, b, bias, preluActivationWeights } = inputs as Partial<Record<string, tf.TensorInfo>>;
   if (!a || !b || a.dtype !== 'float32' || b.dtype !== 'float32' || preluActivationWeights) return null;
@@ -24,7 +33,7 @@ export function denseForwardOnHeap({ inputs, backend, attrs }: { inputs: tf.Name
   if (outer(a.shape) !== 1 || outer(b.shape) !== 1) return null; // batched: tfjs-wasm's own loop, not XNNPACK
   const [rows, k] = a.shape.slice(-2);
   const [kb, cols] = b.shape.slice(-2);
-  if (k !== kb || rows === 0 || k === 0 || cols === 0) return null;
+  if (k !== kb || rows === 0 || k === 0 || cols === 0 || k * cols > MAX_WEIGHT_FLOATS) return null;
   if (bias && (bias.dtype !== 'float32' || bias.shape.length !== 1 || bias.shape[0] !== cols)) return null;
   const kernel = denseKernelFor(backend);
   if (!kernel) return null;

@@ -135,6 +135,8 @@ describe('the dense forward kernel on wasm', () => {
       expect(takes({ a, b, bias }, { activation: 'elu' })).toBe(false);
       expect(takes({ a, b, bias: tf.tensor1d([1]) })).toBe(false); // a broadcast bias
       expect(takes({ a: tf.cast(a, 'int32'), b })).toBe(false);
+      expect(takes({ a: values([3, 128], 302), b: values([128, 129], 303) })).toBe(false); // a large weight: XNNPACK's
+      expect(takes({ a: values([3, 128], 302), b: values([128, 128], 303) })).toBe(true);
     });
   });
 

@@ -20,7 +20,7 @@ import type { Metrics } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
 import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
-import { DEFAULT_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
+import { DEFAULT_STEPS, DEFAULT_WARMUP, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import { median } from './bench/median';
 import { countKernels, kernelCallCost, matmulParamsPerToken, matmulRate, stepFlops, type KernelCallCost, type MatmulRate } from './bench/flops';
@@ -195,6 +195,7 @@ async function main(options: BenchOptions): Promise<number> {
   const statuses: BackendStatus[] = [];
   for (const b of [...options.backends, ...BACKEND_ORDER.filter((b) => !options.backends.includes(b))]) statuses.push(await probeBackend(b));
   const stepsFor = (b: BackendName) => options.steps ?? DEFAULT_STEPS[b];
+  const warmupFor = (b: BackendName) => options.warmup ?? DEFAULT_WARMUP[b];
 
   const results: TrainerResult[] = [];
   const sampling: SamplingResult[] = [];
@@ -215,8 +216,8 @@ async function main(options: BenchOptions): Promise<number> {
     kernelCall[backend] = callCost;
     log(`${backend}: matmul ${rate.n}³ at ${rate.gflops.toFixed(1)} GFLOP/s (median ${rate.medianGflops.toFixed(1)}); a kernel call ${callCost.usPerKernel.toFixed(1)} µs`);
     for (const name of trainers) {
-      log(`${name} on ${backend}: ${options.warmup} warm-up + ${stepsFor(backend)} timed steps…`);
-      results.push(await benchOne(name, backend, stepsFor(backend), options.warmup, warnings, rate, callCost));
+      log(`${name} on ${backend}: ${warmupFor(backend)} warm-up + ${stepsFor(backend)} timed steps…`);
+      results.push(await benchOne(name, backend, stepsFor(backend), warmupFor(backend), warnings, rate, callCost));
     }
     if (options.sampling) {
       log(`the sampling call on ${backend}…`);
@@ -237,7 +238,7 @@ async function main(options: BenchOptions): Promise<number> {
       backends: options.backends,
       trainers,
       steps: Object.fromEntries(options.backends.filter((b) => statuses.find((s) => s.backend === b)?.benchmarked).map((b) => [b, stepsFor(b)])),
-      warmup: options.warmup,
+      warmup: Object.fromEntries(options.backends.filter((b) => statuses.find((s) => s.backend === b)?.benchmarked).map((b) => [b, warmupFor(b)])),
     },
     backends: BACKEND_ORDER.map((b) => statuses.find((s) => s.backend === b)!).sort((a, b) => Number(b.benchmarked) - Number(a.benchmarked)),
     matmul,

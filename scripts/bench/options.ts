@@ -8,12 +8,17 @@ export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grp
   --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
   --trainers  trainers from lib/spec/registry.ts (default: all of them)
   --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
-  --warmup    untimed steps before timing (default 2: Adam creates its slots on the first)
+  --warmup    untimed steps before timing (default: wasm 10, cpu 2, webgl 5, webgpu 10; Adam creates its slots on
+              the first, and the engine compiles its hot code over the first few: on wasm the first trainer's
+              steps 1–10 ran 11–16 ms, later ones 8.5–9.5)
   --no-sampling  skip the sampling call (generate() for 64 × 15 tokens per decoder, against its FLOP bound)
   --out       where the JSON goes (default bench-results/bench.json)`;
 
 /** Timed steps when --steps is not given: cpu is ~20× slower than wasm on this model. */
 export const DEFAULT_STEPS: Record<BackendName, number> = { wasm: 15, cpu: 3, webgl: 5, webgpu: 15 };
+
+/** Warm-up steps when --warmup is not given: enough for the engine to compile its hot code, few where steps are slow. */
+export const DEFAULT_WARMUP: Record<BackendName, number> = { wasm: 10, cpu: 2, webgl: 5, webgpu: 10 };
 
 export interface BenchOptions {
   backends: BackendName[];
@@ -21,7 +26,8 @@ export interface BenchOptions {
   trainers: TrainerName[] | null;
   /** null: {@link DEFAULT_STEPS} per backend. */
   steps: number | null;
-  warmup: number;
+  /** null: {@link DEFAULT_WARMUP} per backend. */
+  warmup: number | null;
   /** Whether to time the sampling call (scripts/bench/sampling.ts) on each backend. */
   sampling: boolean;
   out: string;
@@ -68,7 +74,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     backends,
     trainers,
     steps: integerFlag('steps', values.steps, 1) ?? null,
-    warmup: integerFlag('warmup', values.warmup, 1) ?? 2,
+    warmup: integerFlag('warmup', values.warmup, 1) ?? null,
     sampling: !values['no-sampling'],
     out: values.out ?? 'bench-results/bench.json',
   };

@@ -76,7 +76,8 @@ export function markdown(report: BenchReport): string {
     return out.join('\n');
   }
   const steps = Object.entries(report.options.steps).map(([b, n]) => `${b} ${n}`).join(', ');
-  out.push(`### Speed (median over timed steps: ${steps}; after ${report.options.warmup} warm-up steps)`);
+  const warmup = Object.entries(report.options.warmup).map(([b, n]) => `${b} ${n}`).join(', ');
+  out.push(`### Speed (median over timed steps: ${steps}; after warm-up steps: ${warmup})`);
   out.push('');
   out.push(
     table(

@@ -3,16 +3,6 @@ import { heapOf } from '../wasm-heap';
 import { ceil8, denseKernelFor } from './kernel';
 
 /**
- * tfjs-wasm's BatchMatMul and _FusedMatMul for the one case it gives XNNPACK, a single untransposed 2-D product (every
- * dense layer's forward pass), computed by our kernel (assembly/index.ts `forward`) with XNNPACK's numbers bit for bit:
- * the bias, or 0, then each product added in order, then the ReLU clamp (a NaN aside: WebAssembly leaves the sign of
- * a NaN an operation makes unspecified, and the two may differ there). XNNPACK repacks the weight matrix on every
- * call (each step's weights are new tensors); the kernel pads it once into scratch and reads it in place: the GRPO
- * lab's forward products ran 5–15% faster this way (best of 200 calls, Node). Returns null for every other case
- * (batched, transposed, another activation, a broadcast bias, a large weight), which the stock kernel then runs;
- * fast-paths.ts installs it.
- */
-/**
  * The largest weight matrix taken, in floats (64 KB): every lab's layers are 4,096 or fewer. The kernel reads the
  * weight in place, a row of eight columns per term, which stays in cache for these; for large ones XNNPACK's packed
  * panels are the better layout (256 × 256: no faster here, and its time varied more), so they stay XNNPACK's, and
@@ -20,6 +10,16 @@ import { ceil8, denseKernelFor } from './kernel';
  */
 const MAX_WEIGHT_FLOATS = 16_384;
 
+/**
+ * tfjs-wasm's BatchMatMul and _FusedMatMul for the one case it gives XNNPACK, a single untransposed 2-D product (every
+ * dense layer's forward pass), computed by our kernel (assembly/index.ts `forward`) with XNNPACK's numbers bit for bit:
+ * the bias, or 0, then each product added in order, then the ReLU clamp (a NaN aside: WebAssembly leaves the sign of
+ * a NaN an operation makes unspecified, and the two may differ there). XNNPACK repacks the weight matrix on every
+ * call (each step's weights are new tensors); the kernel pads it once into scratch and reads it in place: 4–6% less
+ * time at the labs' shapes (`npx tsx scripts/probes/dense-forward-bench.ts`, best of 200 calls each, Node). Returns
+ * null for every other case (batched, transposed, another activation, a broadcast bias, a large weight), which the
+ * stock kernel then runs; fast-paths.ts installs it.
+ */
 export function denseForwardOnHeap({ inputs, backend, attrs }: { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap }): tf.TensorInfo | null {
   const { a, b, bias, preluActivationWeights } = inputs as Partial<Record<string, tf.TensorInfo>>;
   if (!a || !b || a.dtype !== 'float32' || b.dtype !== 'float32' || preluActivationWeights) return null;

@@ -9,11 +9,12 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denseForwardOnHeap } from '@/lib/models/dense-kernel/dense-forward';
 import { denseGrad, denseGradApplies } from '@/lib/models/dense-kernel/dense-grad';
-import { setWasmFastPaths } from '@/lib/models/fast-paths';
+import { setWasmFastPaths, wasmFastPaths } from '@/lib/models/fast-paths';
 import { dense, matMul2d } from '@/lib/models/ops';
 import { createRng } from '@/lib/random';
 import { selectBackend } from '@/lib/tf/backend';
 import { compileKernel, KERNELS } from '@/scripts/kernel/compile.mjs';
+import { heapCalls } from './heap-calls';
 
 /** Values with every kind of rounding: magnitudes over four decades, both signs, some exact zeros. */
 function values(shape: number[], seed: number): tf.Tensor2D {
@@ -68,6 +69,7 @@ const SHAPES = [
 describe('the dense forward kernel on wasm', () => {
   beforeAll(async () => {
     expect((await selectBackend({ requested: 'wasm', order: ['wasm'] })).backend).toBe('wasm');
+    expect(wasmFastPaths()).toBe(true); // the first query puts the fast kernels in place of the stock ones
     // The kernel alone under a name of its own, so that what it computes is compared with tfjs-wasm's kernels below.
     tf.registerKernel({
       kernelName: 'TestDenseForward',
@@ -140,14 +142,26 @@ describe('the dense forward kernel on wasm', () => {
     });
   });
 
-  it("is what tfjs's matmuls run on wasm with the fast paths on: the same numbers as off, and no tensors left behind", () => {
+  it("is what tfjs's matmuls run on wasm with the fast paths on: the same numbers as off, its scratch freed, no tensors left behind", () => {
     const [x, w, b] = [values([50, 12], 400), values([12, 20], 401), tf.tensor1d(values([1, 20], 402).dataSync())];
     const products = () => [tf.fused.matMul({ a: x, b: w, bias: b, activation: 'relu' }), tf.matMul(x, w), tf.fused.matMul({ a: x, b: w, bias: b })];
-    const [fast, off] = [products(), stock(products)];
+    // The kernel's scratch is the weight padded to 24 columns (12 × 24 floats), plus the padded bias when there is one:
+    // sizes no output of these products has, so they show that our kernel ran, once per product.
+    const [withBias, withoutBias] = [(12 * 24 + 24) * 4, 12 * 24 * 4];
+    let fast: tf.Tensor[] = [];
+    const onCalls = heapCalls(() => (fast = products()));
+    expect(onCalls.sizes.filter((n) => n === withBias)).toHaveLength(2);
+    expect(onCalls.sizes.filter((n) => n === withoutBias)).toHaveLength(1);
+    let off: tf.Tensor[] = [];
+    const offCalls = heapCalls(() => (off = stock(products)));
+    expect(offCalls.sizes.filter((n) => n === withBias || n === withoutBias)).toHaveLength(0); // XNNPACK instead
     fast.forEach((t, i) => expectSameBits(t, off[i], `product ${i}`));
     tf.dispose([...fast, ...off]);
     const [tensors, bytes] = [tf.memory().numTensors, tf.memory().numBytes];
-    for (let i = 0; i < 10; i++) tf.dispose(products());
+    const calls = heapCalls(() => {
+      for (let i = 0; i < 10; i++) tf.dispose(products());
+    });
+    expect(calls.outstanding).toBe(0);
     expect(tf.memory().numTensors).toBe(tensors);
     expect(tf.memory().numBytes).toBe(bytes);
     tf.dispose([x, w, b]);

@@ -162,3 +162,50 @@ export function ppoValueLoss(args: PpoValueLossArgs): { vfLoss: tf.Scalar; vfCli
     };
   });
 }
+
+/**
+ * gae() on plain arrays, for PPO's fused update (lib/train/ppo-kernel), as the reverse recursion
+ * A_t = δ_t + γλ (1 − done_{t+1}) A_{t+1} with δ_t = r_t + γ V_{t+1} (1 − done_{t+1}) − V_t, in float64, rows env-major
+ * ([B, T] flattened). Same quantities as gae() up to float32 rounding (that one sums the series as a matmul).
+ */
+export function gaeOnArrays(args: {
+  rewards: Float32Array;
+  values: Float32Array;
+  dones: Float32Array;
+  nextValue: Float32Array;
+  nextDone: Float32Array;
+  gamma: number;
+  lam: number;
+}): { advantages: Float64Array; returns: Float64Array } {
+  const { rewards, values, dones, nextValue, nextDone, gamma, lam } = args;
+  const B = nextValue.length;
+  const T = rewards.length / B;
+  if (!Number.isInteger(T) || values.length !== B * T || dones.length !== B * T || nextDone.length !== B) {
+    throw new Error(`gaeOnArrays: rewards, values and dones must be [${B}, T] and nextDone [${B}]`);
+  }
+  if (!(gamma >= 0 && gamma <= 1) || !(lam >= 0 && lam <= 1)) throw new Error(`gamma and lam must be in [0, 1], got gamma=${gamma}, lam=${lam}`);
+  const advantages = new Float64Array(B * T);
+  const returns = new Float64Array(B * T);
+  for (let b = 0; b < B; b++) {
+    let next = 0;
+    for (let t = T - 1; t >= 0; t--) {
+      const i = b * T + t;
+      const last = t === T - 1;
+      const notDoneNext = 1 - (last ? nextDone[b] : dones[i + 1]);
+      const delta = rewards[i] + gamma * (last ? nextValue[b] : values[i + 1]) * notDoneNext - values[i];
+      next = delta + gamma * lam * notDoneNext * next;
+      advantages[i] = next;
+      returns[i] = next + values[i];
+    }
+  }
+  return { advantages, returns };
+}
+
+/** maskedWhiten() over a whole plain array (every entry valid): (x − mean) / √(unbiased variance + 1e-8), in float64. */
+export function whitenArray(x: Float64Array): Float64Array {
+  const n = x.length;
+  const mean = x.reduce((s, v) => s + v, 0) / n;
+  const variance = (x.reduce((s, v) => s + (v - mean) ** 2, 0) / n) * (n / (n - 1));
+  const scale = 1 / Math.sqrt(variance + 1e-8);
+  return x.map((v) => (v - mean) * scale);
+}

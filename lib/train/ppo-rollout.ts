@@ -32,7 +32,12 @@ export interface Rollout {
   truncations: number;
 }
 
-/** log π(· | obs) [B, A] and V(obs) [B] for a batch of observations, read back in one transfer. */
+/** log π(· | obs) [B, A] and V(obs) [B] for a batch of B observations [B, obsDim]. */
+export type PolicyAndValue = (obs: Float32Array, B: number) => Promise<{ logp: Float32Array; values: Float32Array }>;
+
+/** The model's policy and value through tfjs: one forward pass, read back in one transfer. */
+export const tfjsPolicyAndValue = (model: ActorCritic): PolicyAndValue => (obs, B) => policyAndValue(model, obs, B);
+
 async function policyAndValue(model: ActorCritic, obs: Float32Array, B: number): Promise<{ logp: Float32Array; values: Float32Array }> {
   const A = model.config.n_actions;
   const out = tf.tidy(() => {
@@ -70,7 +75,7 @@ function sample(logp: Float32Array, rng: Rng): number {
  * V(s_T) for the last bootstrap come from one extra forward pass after the loop (the weights do not change during
  * a rollout). `starts` tracks, per env, whether its current observation begins an episode across rollouts.
  */
-export async function collectRollout(model: ActorCritic, vec: VecEnv, numSteps: number, gamma: number, rng: Rng, starting: Uint8Array): Promise<Rollout> {
+export async function collectRollout(policy: PolicyAndValue, vec: VecEnv, numSteps: number, gamma: number, rng: Rng, starting: Uint8Array): Promise<Rollout> {
   const [N, T, D, A] = [vec.num, numSteps, vec.obsDim, vec.nActions];
   const r: Rollout = {
     numEnvs: N,
@@ -89,7 +94,7 @@ export async function collectRollout(model: ActorCritic, vec: VecEnv, numSteps: 
   const cut: { at: number; obs: Float32Array }[] = []; // truncated steps and the observation they stopped at
   const actions = new Int32Array(N);
   for (let t = 0; t < T; t++) {
-    const { logp, values } = await policyAndValue(model, vec.obs, N);
+    const { logp, values } = await policy(vec.obs, N);
     for (let b = 0; b < N; b++) {
       const i = b * T + t;
       r.obs.set(vec.obs.subarray(b * D, (b + 1) * D), i * D);
@@ -112,7 +117,7 @@ export async function collectRollout(model: ActorCritic, vec: VecEnv, numSteps: 
   const batch = new Float32Array((N + cut.length) * D);
   batch.set(vec.obs);
   cut.forEach((c, k) => batch.set(c.obs, (N + k) * D));
-  const { values } = await policyAndValue(model, batch, N + cut.length);
+  const { values } = await policy(batch, N + cut.length);
   r.nextValue.set(values.subarray(0, N));
   r.nextStart.set(starting);
   cut.forEach((c, k) => (r.rewards[c.at] += gamma * values[N + k]));

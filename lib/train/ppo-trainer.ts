@@ -8,14 +8,16 @@
 import * as tf from '@tensorflow/tfjs';
 import { createActorCritic, type ActorCritic } from '@/lib/models/actor-critic';
 import { createRng } from '@/lib/random';
-import { gae, maskedWhiten, ppoPolicyLoss, ppoValueLoss } from '@/lib/rl/ppo';
+import { gae, gaeOnArrays, maskedWhiten, ppoPolicyLoss, ppoValueLoss, whitenArray } from '@/lib/rl/ppo';
+import { wasmFastPaths } from '@/lib/models/fast-paths';
 import { createCartPole, type CartPoleRender } from '@/lib/tasks/cartpole';
 import { createGridWorld, createVecEnv, GRID_MAPS, type Env, type GridMapName, type GridRender } from '@/lib/tasks/gridworld';
 import { resolve } from './config';
 import { loadActorCritic, saveWeights } from '@/lib/models/checkpoint';
 import { adam, optimizerStep, StepTimer } from './optim';
 import { ppoSchema, type PpoConfig } from './ppo-config';
-import { collectRollout, episodeEvalMetrics, greedyEpisodes, type Rollout } from './ppo-rollout';
+import { collectRollout, episodeEvalMetrics, greedyEpisodes, tfjsPolicyAndValue, type Rollout } from './ppo-rollout';
+import { openPpoEngine, UPDATE_STATS, type PpoEngine } from './ppo-kernel/engine';
 import type { Metrics } from './run';
 import { inTensorScope } from './scope';
 import type { Trainer, TrainerFactory } from './trainer';
@@ -32,6 +34,11 @@ export interface PpoTrainer extends Trainer<typeof ppoSchema, PolicyMap> {
   readonly model: ActorCritic;
   /** The last rollout (for drawing paths and checking the data); undefined before the first step. */
   readonly lastRollout: Rollout | undefined;
+  /**
+   * Whether the updates run in the fused WebAssembly kernel (ppo-kernel/): decided at the first step, on wasm with the
+   * fast paths on, and kept for the run; undefined before the first step.
+   */
+  readonly fused: boolean | undefined;
   /** A fresh env built from the config (for a lab to draw, or to replay the policy in). */
   makeEnv(): Env<GridRender | CartPoleRender>;
   /**
@@ -43,6 +50,52 @@ export interface PpoTrainer extends Trainer<typeof ppoSchema, PolicyMap> {
 
 /** Names of the per-minibatch statistics, in the order they are stacked on device. */
 const STATS = ['loss/policy_avg', 'loss/value_avg', 'policy/entropy_avg', 'policy/approxkl_avg', 'policy/clipfrac_avg', 'val/clipfrac_avg'] as const;
+
+/** A minibatch of the rollout as tensors: M rows. */
+export interface PpoMinibatch {
+  obs: tf.Tensor2D;
+  /** [M, A] one-hot actions (float32). */
+  actions: tf.Tensor2D;
+  logprobs: tf.Tensor1D;
+  values: tf.Tensor1D;
+  advantages: tf.Tensor1D;
+  returns: tf.Tensor1D;
+}
+
+/**
+ * The tfjs path's loss on one minibatch: pg_loss + vf_coef · vf_loss − ent_coef · H (TRL's losses, lib/rl/ppo.ts), and
+ * the stats [6] in STATS' order. The fused kernel (ppo-kernel/) computes the same; its test compares the two.
+ */
+export function ppoMinibatchLoss(
+  model: ActorCritic,
+  config: Pick<PpoConfig, 'cliprange' | 'cliprange_value' | 'vf_coef' | 'ent_coef'>,
+  batch: PpoMinibatch,
+): { loss: tf.Scalar; stats: tf.Tensor1D } {
+  const M = batch.obs.shape[0];
+  const asRow = (t: tf.Tensor) => tf.reshape(t, [1, -1]) as tf.Tensor2D; // the losses take [B, T]; here [1, M]
+  const { logits, values: vpred } = model.forward(batch.obs); // [M, A], [M]
+  const logp = tf.logSoftmax(logits); // [M, A]
+  const newLogprobs = tf.sum(tf.mul(logp, batch.actions), 1); // log π(a_t | s_t), [M]
+  const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar;
+  const pg = ppoPolicyLoss({
+    newLogprobs: asRow(newLogprobs),
+    oldLogprobs: asRow(batch.logprobs),
+    advantages: asRow(batch.advantages),
+    paddingMask: tf.zeros([1, M]),
+    cliprange: config.cliprange,
+  });
+  const vf = ppoValueLoss({
+    vpred: asRow(vpred),
+    values: asRow(batch.values),
+    returns: asRow(batch.returns),
+    validMask: tf.ones([1, M]),
+    cliprangeValue: config.cliprange_value,
+  });
+  const stats = tf.stack([pg.pgLoss, vf.vfLoss, entropy, pg.approxKl, pg.pgClipfrac, vf.vfClipfrac]) as tf.Tensor1D;
+  // loss = pg_loss + vf_coef · vf_loss − ent_coef · H
+  const loss = tf.sub(tf.add(pg.pgLoss, tf.mul(vf.vfLoss, config.vf_coef)), tf.mul(entropy, config.ent_coef)) as tf.Scalar;
+  return { loss, stats };
+}
 
 export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { model?: ActorCritic } = {}): PpoTrainer {
   const config = resolve(ppoSchema, overrides);
@@ -66,10 +119,12 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
   const shuffleRng = rng.fork('minibatch');
   const vec = createVecEnv(makeEnv, config.num_envs, rng.fork('env'));
   const starting = new Uint8Array(config.num_envs).fill(1); // every env starts on a fresh episode
-  const optimizer = adam(config.learning_rate, 1e-5); // CleanRL's eps = 1e-5
+  const optimizer = adam(config.learning_rate, 1e-5); // CleanRL's eps = 1e-5 (the fused kernel's too)
   let lastRollout: Rollout | undefined;
   let lastEpisode = { 'episode/return_mean': 0, 'episode/length_mean': 0, 'episode/success_rate': 0 };
   let globalStep = 0; // CleanRL's global_step: environment steps taken so far
+  let engine: PpoEngine | null | undefined; // the fused kernel, null for tfjs; undefined until the first step decides
+  const fusedSettings = { ...config, adam_epsilon: 1e-5 };
 
   /** Rollout arrays → device tensors [N·T, …], with GAE advantages (whitened if asked) and returns. */
   function prepare(r: Rollout) {
@@ -103,30 +158,74 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     let stats!: tf.Tensor1D;
     const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
       const row = <T extends tf.Tensor>(t: T) => tf.gather(t, idx); // constants only: no gather gradient needed
-      const asRow = (t: tf.Tensor) => tf.reshape(t, [1, -1]) as tf.Tensor2D; // the losses take [B, T]; here [1, M]
-      const { logits, values: vpred } = model.forward(row(data.obs) as tf.Tensor2D); // [M, A], [M]
-      const logp = tf.logSoftmax(logits); // [M, A]
-      const newLogprobs = tf.sum(tf.mul(logp, row(data.actions)), 1); // log π(a_t | s_t), [M]
-      const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar;
-      const pg = ppoPolicyLoss({
-        newLogprobs: asRow(newLogprobs),
-        oldLogprobs: asRow(row(data.logprobs)),
-        advantages: asRow(row(data.advantages)),
-        paddingMask: tf.zeros([1, idx.shape[0]]),
-        cliprange: config.cliprange,
+      const minibatch = ppoMinibatchLoss(model, config, {
+        obs: row(data.obs) as tf.Tensor2D,
+        actions: row(data.actions) as tf.Tensor2D,
+        logprobs: row(data.logprobs) as tf.Tensor1D,
+        values: row(data.values) as tf.Tensor1D,
+        advantages: row(data.advantages) as tf.Tensor1D,
+        returns: row(data.returns) as tf.Tensor1D,
       });
-      const vf = ppoValueLoss({
-        vpred: asRow(vpred),
-        values: asRow(row(data.values)),
-        returns: asRow(row(data.returns)),
-        validMask: tf.ones([1, idx.shape[0]]),
-        cliprangeValue: config.cliprange_value,
-      });
-      stats = tf.keep(tf.stack([pg.pgLoss, vf.vfLoss, entropy, pg.approxKl, pg.pgClipfrac, vf.vfClipfrac]) as tf.Tensor1D);
-      // loss = pg_loss + vf_coef · vf_loss − ent_coef · H
-      return tf.sub(tf.add(pg.pgLoss, tf.mul(vf.vfLoss, config.vf_coef)), tf.mul(entropy, config.ent_coef)) as tf.Scalar;
+      stats = tf.keep(minibatch.stats);
+      return minibatch.loss;
     }, timer);
     return { stats, gradNorm };
+  }
+
+  async function rolloutWith(policy: Parameters<typeof collectRollout>[0], timer: StepTimer): Promise<Rollout> {
+    const r = await timer.timeAsync('rollout', () => collectRollout(policy, vec, config.num_steps, config.gamma, sampleRng, starting));
+    lastRollout = r;
+    globalStep += batchSize;
+    return r;
+  }
+
+  /** The step through tfjs: the rollout, then each minibatch update as tfjs kernels. The averaged stats [7]. */
+  async function tfjsUpdates(timer: StepTimer): Promise<Float32Array> {
+    const r = await rolloutWith(tfjsPolicyAndValue(model), timer);
+    const data = prepare(r);
+    const perStep: tf.Tensor[] = [];
+    for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
+      const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
+      for (let m = 0; m < config.num_mini_batches; m++) {
+        const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
+        const { stats, gradNorm } = update(data, idx, timer);
+        perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
+        tf.dispose([idx, stats, gradNorm]);
+      }
+    }
+    const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
+    const means = (await meansT.data()) as Float32Array;
+    tf.dispose([meansT, ...perStep, ...Object.values(data)]);
+    return means;
+  }
+
+  /**
+   * The same step in the fused kernel: the same rollout code and rng draws, GAE on arrays, then each minibatch update as
+   * one pass through the kernel, and the weights written back to the model once at the end.
+   */
+  async function fusedUpdates(engine: PpoEngine, timer: StepTimer): Promise<Float32Array> {
+    engine.pull();
+    const r = await rolloutWith(engine.policyAndValue, timer);
+    const { advantages, returns } = gaeOnArrays({ rewards: r.rewards, values: r.values, dones: r.starts, nextValue: r.nextValue, nextDone: r.nextStart, gamma: config.gamma, lam: config.lam });
+    engine.loadRollout({
+      obs: r.obs,
+      actions: r.actions,
+      logprobs: r.logprobs,
+      values: r.values,
+      advantages: Float32Array.from(config.whiten_advantages ? whitenArray(advantages) : advantages),
+      returns: Float32Array.from(returns),
+    });
+    const sums = new Float64Array(UPDATE_STATS.length);
+    let updates = 0;
+    for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
+      const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
+      for (let m = 0; m < config.num_mini_batches; m++) {
+        engine.update(Int32Array.from(order.slice(m * miniBatch, (m + 1) * miniBatch)), timer).forEach((x, i) => (sums[i] += x));
+        updates++;
+      }
+    }
+    engine.push();
+    return Float32Array.from(sums, (x) => x / updates);
   }
 
   function episodeMetrics(r: Rollout): Metrics {
@@ -160,33 +259,22 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     get lastRollout() {
       return lastRollout;
     },
+    get fused() {
+      return engine === undefined ? undefined : engine !== null;
+    },
     makeEnv,
 
     trainStep: () =>
       inTensorScope(async (): Promise<Metrics> => {
         const timer = new StepTimer();
-        const r = await timer.timeAsync('rollout', () => collectRollout(model, vec, config.num_steps, config.gamma, sampleRng, starting));
-        lastRollout = r;
-        globalStep += batchSize;
-        const data = prepare(r);
-        const perStep: tf.Tensor[] = [];
-        for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
-          const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
-          for (let m = 0; m < config.num_mini_batches; m++) {
-            const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
-            const { stats, gradNorm } = update(data, idx, timer);
-            perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
-            tf.dispose([idx, stats, gradNorm]);
-          }
-        }
-        const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
-        const means = await meansT.data();
-        tf.dispose([meansT, ...perStep, ...Object.values(data)]);
+        // The first step picks the path for the whole run, so a run's numbers never mix the two.
+        if (engine === undefined) engine = wasmFastPaths() ? await openPpoEngine(model, fusedSettings) : null;
+        const means = engine ? await fusedUpdates(engine, timer) : await tfjsUpdates(timer);
         const metrics: Metrics = Object.fromEntries(STATS.map((name, i) => [name, means[i]]));
         return {
           ...metrics,
           grad_norm: means[STATS.length],
-          ...episodeMetrics(r),
+          ...episodeMetrics(lastRollout!),
           global_step: globalStep,
           ...timer.metrics(),
         };
@@ -204,6 +292,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     policyMap,
 
     dispose() {
+      engine?.dispose();
       optimizer.dispose();
       if (!opts.model) model.dispose();
     },

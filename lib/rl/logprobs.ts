@@ -1,6 +1,7 @@
 // Per-token log-probs and entropies of completion tokens (TRL's selective_log_softmax / entropy_from_logits).
 import * as tf from '@tensorflow/tfjs';
 
+import { fusedEntropy, fusedLogSoftmax, fusedPick, logprobKernelApplies } from '@/lib/models/logprob-kernel/logprobs';
 import { asFloat } from './ops';
 
 function checkShapes(logits: tf.Tensor, targets: tf.Tensor, temperature: number): void {
@@ -14,6 +15,22 @@ function checkShapes(logits: tf.Tensor, targets: tf.Tensor, temperature: number)
 /** log softmax(logits / temperature): TRL divides by the sampling temperature before scoring. */
 function scaledLogSoftmax(logits: tf.Tensor3D, temperature: number): tf.Tensor3D {
   return tf.logSoftmax(temperature === 1 ? logits : tf.div(logits, temperature)) as tf.Tensor3D;
+}
+
+/**
+ * The log-softmax of logits [B, T, V] / temperature as rows [B·T, V], with the pick of targets [B, T] and the entropy
+ * on request, through the fused kernels (lib/models/logprob-kernel: the same numbers bit for bit) where they apply
+ * (wasm, fast paths on); null elsewhere.
+ */
+function fused(logits: tf.Tensor3D, targets: tf.Tensor2D | null, temperature: number, withEntropy: boolean) {
+  if (logits.dtype !== 'float32' || !logprobKernelApplies()) return null;
+  const [B, T, V] = logits.shape;
+  const logp = fusedLogSoftmax(tf.reshape(logits, [B * T, V]) as tf.Tensor2D, temperature);
+  const ids = targets && (tf.reshape(targets.dtype === 'int32' ? targets : tf.cast(targets, 'int32'), [B * T]) as tf.Tensor1D);
+  return {
+    logps: ids ? (tf.reshape(fusedPick(logp, ids), [B, T]) as tf.Tensor2D) : null,
+    entropy: withEntropy ? (tf.reshape(fusedEntropy(logp), [B, T]) as tf.Tensor2D) : null,
+  };
 }
 
 /**
@@ -41,7 +58,7 @@ export function completionLogprobs(
 ): tf.Tensor2D {
   checkShapes(logits, targets, temperature);
   return tf.tidy(() => {
-    const lp = pick(scaledLogSoftmax(logits, temperature), targets);
+    const lp = fused(logits, targets, temperature, false)?.logps ?? pick(scaledLogSoftmax(logits, temperature), targets);
     return mask ? (tf.mul(lp, asFloat(mask)) as tf.Tensor2D) : lp;
   });
 }
@@ -51,6 +68,8 @@ export function tokenEntropy(logits: tf.Tensor3D, temperature = 1): tf.Tensor2D 
   if (logits.rank !== 3) throw new Error(`logits must be [B, T, V], got shape [${logits.shape}]`);
   if (!(temperature > 0)) throw new Error(`temperature must be > 0, got ${temperature}`);
   return tf.tidy(() => {
+    const viaKernel = fused(logits, null, temperature, true);
+    if (viaKernel) return viaKernel.entropy!;
     const logp = scaledLogSoftmax(logits, temperature);
     return tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)) as tf.Tensor2D;
   });
@@ -64,6 +83,8 @@ export function completionLogprobsAndEntropy(
 ): { logps: tf.Tensor2D; entropy: tf.Tensor2D } {
   checkShapes(logits, targets, temperature);
   return tf.tidy(() => {
+    const viaKernel = fused(logits, targets, temperature, true);
+    if (viaKernel) return { logps: viaKernel.logps!, entropy: viaKernel.entropy! };
     const logp = scaledLogSoftmax(logits, temperature);
     const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)) as tf.Tensor2D;
     return { logps: pick(logp, targets), entropy };

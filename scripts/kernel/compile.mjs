@@ -1,6 +1,6 @@
 // Compiles the WebAssembly kernels written in AssemblyScript and returns, for each, the TypeScript module that embeds
 // it: the fused decoding step (lib/models/decode-kernel), the batched matmul (lib/models/matmul-kernel), the dense
-// layer's passes (lib/models/dense-kernel), a layer's attention (lib/models/attention-kernel), LayerNorm (lib/models/layernorm-kernel), clipping with Adam (lib/train/adam-kernel) and PPO's whole update
+// layer's passes (lib/models/dense-kernel), a layer's attention (lib/models/attention-kernel), per-token log-probs (lib/models/logprob-kernel), LayerNorm (lib/models/layernorm-kernel), clipping with Adam (lib/train/adam-kernel) and PPO's whole update
 // (lib/train/ppo-kernel). Shared by
 // `npm run build:kernel`, which writes the files, and the unit tests that check each committed file is what its
 // source compiles to.
@@ -18,6 +18,7 @@ export const KERNELS = {
   matmul: { source: 'lib/models/matmul-kernel/assembly/index.ts', output: 'lib/models/matmul-kernel/wasm.ts', constant: 'MATMUL_KERNEL_WASM_BASE64', test: 'tests/unit/models/matmul-kernel.test.ts', flags: ['--importMemory'] },
   dense: { source: 'lib/models/dense-kernel/assembly/index.ts', output: 'lib/models/dense-kernel/wasm.ts', constant: 'DENSE_KERNEL_WASM_BASE64', test: 'tests/unit/models/dense-kernel.test.ts', flags: ['--importMemory'] },
   attention: { source: 'lib/models/attention-kernel/assembly/index.ts', output: 'lib/models/attention-kernel/wasm.ts', constant: 'ATTENTION_KERNEL_WASM_BASE64', test: 'tests/unit/models/attention-kernel.test.ts', flags: ['--importMemory'] },
+  logprob: { source: 'lib/models/logprob-kernel/assembly/index.ts', output: 'lib/models/logprob-kernel/wasm.ts', constant: 'LOGPROB_KERNEL_WASM_BASE64', test: 'tests/unit/models/logprob-kernel.test.ts', flags: ['--importMemory'] },
   layernorm: { source: 'lib/models/layernorm-kernel/assembly/index.ts', output: 'lib/models/layernorm-kernel/wasm.ts', constant: 'LAYERNORM_KERNEL_WASM_BASE64', test: 'tests/unit/models/fast-paths.test.ts', flags: ['--importMemory'] },
   // PPO's update has a memory of its own (the model's weights, Adam's moments and the rollout live there between steps).
   ppo: { source: 'lib/train/ppo-kernel/assembly/index.ts', output: 'lib/train/ppo-kernel/wasm.ts', constant: 'PPO_KERNEL_WASM_BASE64', test: 'tests/unit/train/ppo-kernel.test.ts' },

@@ -236,6 +236,24 @@ export async function openPpoEngine(model: ActorCritic, settings: PpoUpdateSetti
     backward(rows);
   };
 
+  /** A block in the kernel's layout (the parameters or the gradient) as each variable's own data, by name. */
+  const byVariable = (block: Float32Array): Map<string, Float32Array> => {
+    const out = new Map<string, Float32Array>();
+    hidden.forEach((h, l) => {
+      out.set(`trunk.${l}.W`, block.slice(offsets[2 * l], offsets[2 * l] + inDims[l] * h));
+      out.set(`trunk.${l}.b`, block.slice(offsets[2 * l + 1], offsets[2 * l + 1] + h));
+    });
+    const head = offsets[2 * L];
+    const policyW = new Float32Array(last * A);
+    const valueW = new Float32Array(last);
+    for (let i = 0; i < last; i++) {
+      for (let j = 0; j < A; j++) policyW[i * A + j] = block[head + i * P + j];
+      valueW[i] = block[head + i * P + A];
+    }
+    const bias = offsets[2 * L + 1];
+    return out.set('policy.W', policyW).set('policy.b', block.slice(bias, bias + A)).set('value.W', valueW).set('value.b', block.slice(bias + A, bias + A + 1));
+  };
+
   const f = Math.fround;
   const beta1 = f(0.9);
   const beta2 = f(0.999);
@@ -268,27 +286,10 @@ export async function openPpoEngine(model: ActorCritic, settings: PpoUpdateSetti
 
     push() {
       live();
-      const block = f32(params, total);
-      const assign = (name: string, data: Float32Array) => {
+      for (const [name, data] of byVariable(f32(params, total))) {
         const target = variable(name);
         tf.tidy(() => target.assign(tf.tensor(data, target.shape)));
-      };
-      hidden.forEach((h, l) => {
-        assign(`trunk.${l}.W`, block.slice(offsets[2 * l], offsets[2 * l] + inDims[l] * h));
-        assign(`trunk.${l}.b`, block.slice(offsets[2 * l + 1], offsets[2 * l + 1] + h));
-      });
-      const head = offsets[2 * L];
-      const policyW = new Float32Array(last * A);
-      const valueW = new Float32Array(last);
-      for (let i = 0; i < last; i++) {
-        for (let j = 0; j < A; j++) policyW[i * A + j] = block[head + i * P + j];
-        valueW[i] = block[head + i * P + A];
       }
-      assign('policy.W', policyW);
-      assign('value.W', valueW);
-      const bias = offsets[2 * L + 1];
-      assign('policy.b', block.slice(bias, bias + A));
-      assign('value.b', block.slice(bias + A, bias + A + 1));
     },
 
     async policyAndValue(obs, rows) {
@@ -342,25 +343,10 @@ export async function openPpoEngine(model: ActorCritic, settings: PpoUpdateSetti
     gradients(idx) {
       live();
       lossAndGradients(idx);
-      const block = f32(grads, total);
-      const out = new Map<string, Float32Array>();
-      hidden.forEach((h, l) => {
-        out.set(`trunk.${l}.W`, block.slice(offsets[2 * l], offsets[2 * l] + inDims[l] * h));
-        out.set(`trunk.${l}.b`, block.slice(offsets[2 * l + 1], offsets[2 * l + 1] + h));
-      });
-      const head = offsets[2 * L];
-      const policyW = new Float32Array(last * A);
-      const valueW = new Float32Array(last);
-      for (let i = 0; i < last; i++) {
-        for (let j = 0; j < A; j++) policyW[i * A + j] = block[head + i * P + j];
-        valueW[i] = block[head + i * P + A];
-      }
-      const bias = offsets[2 * L + 1];
-      out.set('policy.W', policyW).set('policy.b', block.slice(bias, bias + A)).set('value.W', valueW).set('value.b', block.slice(bias + A, bias + A + 1));
       const s = new Float32Array(UPDATE_STATS.length);
       s.set(f32(stats, 6));
       s[6] = Math.sqrt(k.sumOfSquares(grads, total));
-      return { stats: s, gradients: out };
+      return { stats: s, gradients: byVariable(f32(grads, total)) };
     },
 
     dispose() {

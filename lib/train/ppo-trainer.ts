@@ -2,8 +2,10 @@
  * PPO for small control tasks (CleanRL's ppo.py, with TRL's loss functions and log names). One trainStep = one
  * rollout of num_envs × num_steps (ppo-rollout.ts: truncated episodes are bootstrapped there), GAE over [N, T] with
  * no bootstrapping across episode ends, optional whitening over the whole rollout (as TRL), then
- * num_ppo_epochs × num_mini_batches clipped updates with Adam and global-norm clipping. Everything after the rollout
- * stays on device; one read-back at the end brings the averaged statistics.
+ * num_ppo_epochs × num_mini_batches clipped updates with Adam and global-norm clipping. On wasm (fast paths on) the
+ * forwards and updates run in one WebAssembly module (ppo-kernel/: ~20 calls an update instead of ~380 tfjs kernels,
+ * equal to the tfjs path to float32 rounding, not bit for bit); elsewhere everything after the rollout stays on device
+ * and one read-back at the end brings the averaged statistics.
  */
 import * as tf from '@tensorflow/tfjs';
 import { createActorCritic, type ActorCritic } from '@/lib/models/actor-critic';
@@ -16,7 +18,7 @@ import { resolve } from './config';
 import { loadActorCritic, saveWeights } from '@/lib/models/checkpoint';
 import { adam, optimizerStep, StepTimer } from './optim';
 import { ppoSchema, type PpoConfig } from './ppo-config';
-import { collectRollout, episodeEvalMetrics, greedyEpisodes, tfjsPolicyAndValue, type Rollout } from './ppo-rollout';
+import { collectRollout, episodeEvalMetrics, greedyEpisodes, tfjsPolicyAndValue, type PolicyAndValue, type Rollout } from './ppo-rollout';
 import { openPpoEngine, UPDATE_STATS, type PpoEngine } from './ppo-kernel/engine';
 import type { Metrics } from './run';
 import { inTensorScope } from './scope';
@@ -47,6 +49,9 @@ export interface PpoTrainer extends Trainer<typeof ppoSchema, PolicyMap> {
    */
   policyMap(): Promise<PolicyMap>;
 }
+
+/** CleanRL's Adam ε for PPO, on both paths. */
+const ADAM_EPSILON = 1e-5;
 
 /** Names of the per-minibatch statistics, in the order they are stacked on device. */
 const STATS = ['loss/policy_avg', 'loss/value_avg', 'policy/entropy_avg', 'policy/approxkl_avg', 'policy/clipfrac_avg', 'val/clipfrac_avg'] as const;
@@ -119,12 +124,12 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
   const shuffleRng = rng.fork('minibatch');
   const vec = createVecEnv(makeEnv, config.num_envs, rng.fork('env'));
   const starting = new Uint8Array(config.num_envs).fill(1); // every env starts on a fresh episode
-  const optimizer = adam(config.learning_rate, 1e-5); // CleanRL's eps = 1e-5 (the fused kernel's too)
+  const optimizer = adam(config.learning_rate, ADAM_EPSILON);
   let lastRollout: Rollout | undefined;
   let lastEpisode = { 'episode/return_mean': 0, 'episode/length_mean': 0, 'episode/success_rate': 0 };
   let globalStep = 0; // CleanRL's global_step: environment steps taken so far
   let engine: PpoEngine | null | undefined; // the fused kernel, null for tfjs; undefined until the first step decides
-  const fusedSettings = { ...config, adam_epsilon: 1e-5 };
+  const fusedSettings = { ...config, adam_epsilon: ADAM_EPSILON };
 
   /** Rollout arrays → device tensors [N·T, …], with GAE advantages (whitened if asked) and returns. */
   function prepare(r: Rollout) {
@@ -172,7 +177,7 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     return { stats, gradNorm };
   }
 
-  async function rolloutWith(policy: Parameters<typeof collectRollout>[0], timer: StepTimer): Promise<Rollout> {
+  async function rolloutWith(policy: PolicyAndValue, timer: StepTimer): Promise<Rollout> {
     const r = await timer.timeAsync('rollout', () => collectRollout(policy, vec, config.num_steps, config.gamma, sampleRng, starting));
     lastRollout = r;
     globalStep += batchSize;

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Worker } from '@playwright/test';
 import { routeWhileOpen } from './routes';
 
 // A string literal of tfjs-core that survives minification (site.spec.ts checks it really occurs there).
@@ -26,11 +26,32 @@ function timeline() {
   return { names: entries.map((e) => e.name), full: entries.length >= 250 }; // 250: the default buffer size
 }
 
-/** The tfjs scripts seen so far, split by the thread that loaded them: the page's main thread, or a live worker. */
+/**
+ * Each worker's resource timeline as last read while it was alive. A worker may close between being listed and being
+ * asked (the backend probe's does when its timing is done, which a fast lab's run can outlast), and its scripts still
+ * count as a worker's.
+ */
+const lastTimelines = new WeakMap<Page, Map<Worker, string[]>>();
+
+/** The tfjs scripts seen so far, split by the thread that loaded them: the page's main thread, or a worker. */
 export async function tfjsByThread(page: Page, seen: ReturnType<typeof watch>) {
-  const [main, ...workers] = [await page.evaluate(timeline), ...(await Promise.all(page.workers().map((w) => w.evaluate(timeline))))];
-  if ([main, ...workers].some((t) => t.full)) throw new Error('a resource timing buffer is full: its list of scripts may be incomplete');
-  const inWorkers = workers.flatMap((t) => t.names);
+  const main = await page.evaluate(timeline);
+  const known = lastTimelines.get(page) ?? new Map<Worker, string[]>();
+  lastTimelines.set(page, known);
+  const live = await Promise.all(
+    page.workers().map(async (worker) => {
+      try {
+        const t = await worker.evaluate(timeline);
+        known.set(worker, t.names);
+        return t;
+      } catch (error) {
+        if (/has been closed/.test(String(error))) return null; // closed since it was listed: its last reading stands
+        throw error;
+      }
+    }),
+  );
+  if ([main, ...live].some((t) => t?.full)) throw new Error('a resource timing buffer is full: its list of scripts may be incomplete');
+  const inWorkers = [...known.values()].flat();
   return { main: seen.tfjs.filter((url) => main.names.includes(url)), workers: seen.tfjs.filter((url) => inWorkers.includes(url)) };
 }
 

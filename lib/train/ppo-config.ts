@@ -42,7 +42,7 @@ export const ppoPresets = {
     description:
       'ε = 10⁶ for both clips (the losses need ε > 0) with an aggressive update (lr 0.01, 8 epochs per rollout): nothing ' +
       'keeps the new policy near the one that collected the data, so the KL per update explodes (27–97× the clipped ' +
-      'run’s peak on seeds 0–2) and the policy collapses onto one path (entropy near 0), on seeds 0 and 2 one that never reaches the goal.',
+      'run’s peak on seeds 0–2) and the policy collapses onto one path (entropy near 0); on seeds 0 and 2 the path it ends on never reaches the goal.',
     overrides: { cliprange: 1e6, cliprange_value: 1e6, learning_rate: 1e-2, num_ppo_epochs: 8 },
   },
   aggressive_clipped: {

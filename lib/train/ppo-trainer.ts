@@ -184,19 +184,24 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     return r;
   }
 
+  /** Each epoch's shuffle of the rollout's rows, cut into num_mini_batches minibatches: the same draws on both paths. */
+  function* minibatches(): Generator<Int32Array> {
+    for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
+      const order = Int32Array.from(shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i)));
+      for (let m = 0; m < config.num_mini_batches; m++) yield order.subarray(m * miniBatch, (m + 1) * miniBatch);
+    }
+  }
+
   /** The step through tfjs: the rollout, then each minibatch update as tfjs kernels. The averaged stats [7]. */
   async function tfjsUpdates(timer: StepTimer): Promise<Float32Array> {
     const r = await rolloutWith(tfjsPolicyAndValue(model), timer);
     const data = prepare(r);
     const perStep: tf.Tensor[] = [];
-    for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
-      const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
-      for (let m = 0; m < config.num_mini_batches; m++) {
-        const idx = tf.tensor1d(order.slice(m * miniBatch, (m + 1) * miniBatch), 'int32');
-        const { stats, gradNorm } = update(data, idx, timer);
-        perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
-        tf.dispose([idx, stats, gradNorm]);
-      }
+    for (const rows of minibatches()) {
+      const idx = tf.tensor1d(rows, 'int32');
+      const { stats, gradNorm } = update(data, idx, timer);
+      perStep.push(tf.tidy(() => tf.concat([stats, tf.reshape(gradNorm, [1])])));
+      tf.dispose([idx, stats, gradNorm]);
     }
     const meansT = tf.tidy(() => tf.mean(tf.stack(perStep), 0)); // [7]: averages over all minibatch updates
     const means = (await meansT.data()) as Float32Array;
@@ -222,12 +227,9 @@ export function createPpoTrainer(overrides: Partial<PpoConfig> = {}, opts: { mod
     });
     const sums = new Float64Array(UPDATE_STATS.length);
     let updates = 0;
-    for (let epoch = 0; epoch < config.num_ppo_epochs; epoch++) {
-      const order = shuffleRng.shuffle(Array.from({ length: batchSize }, (_, i) => i));
-      for (let m = 0; m < config.num_mini_batches; m++) {
-        engine.update(Int32Array.from(order.slice(m * miniBatch, (m + 1) * miniBatch)), timer).forEach((x, i) => (sums[i] += x));
-        updates++;
-      }
+    for (const rows of minibatches()) {
+      engine.update(rows, timer).forEach((x, i) => (sums[i] += x));
+      updates++;
     }
     engine.push();
     return Float32Array.from(sums, (x) => x / updates);

@@ -21,7 +21,7 @@ for (const fused of [true, false]) {
       if (step % 2 === 0) returns.push((await trainer.evaluate())['eval/return']);
     }
     const solved = returns.findIndex((r) => r >= 0.9);
-    console.log(`${fused ? 'fused' : 'tfjs '} seed ${seed}: entropy ${entropy[0].toFixed(2)} → ${entropy.at(-1)!.toFixed(3)}, max KL ${Math.max(...kl).toFixed(2)}, best return ${Math.max(...returns).toFixed(2)}, first ≥ 0.9 at ${solved < 0 ? '–' : 2 * (solved + 1)}`);
+    console.log(`${fused ? 'fused' : 'tfjs '} seed ${seed}: entropy ${entropy[0].toFixed(2)} → ${entropy.at(-1)!.toFixed(3)}, max KL ${Math.max(...kl).toPrecision(3)}, best return ${Math.max(...returns).toFixed(2)}, first ≥ 0.9 at ${solved < 0 ? '–' : 2 * (solved + 1)}`);
     trainer.dispose();
   }
 }

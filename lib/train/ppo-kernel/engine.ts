@@ -11,6 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ActorCritic } from '@/lib/models/actor-critic';
+import { ceil8 } from '@/lib/models/dense-kernel/kernel';
 import type { PolicyAndValue } from '../ppo-rollout';
 import type { StepTimer } from '../optim';
 import { PPO_KERNEL_WASM_BASE64 } from './wasm';
@@ -100,8 +101,6 @@ function compileKernel(): Promise<WebAssembly.Module | null> {
 export function ppoKernelFits(model: ActorCritic): boolean {
   return model.config.hidden_sizes.every((h) => h % 8 === 0);
 }
-
-const ceil8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** A bump allocator over the module's memory: byte offsets, 16-byte aligned, growing the memory as needed. */
 function arena(k: KernelExports, from: number) {

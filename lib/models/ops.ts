@@ -76,10 +76,22 @@ export function oneHotF32(indices: tf.Tensor, depth: number): tf.Tensor {
 
 /** LayerNorm over the last axis: (x − μ)/√(σ² + ε)·g + b.  x [N, D], g and b [D]. */
 export function layerNorm(x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
-  const xc = tf.sub(x, tf.mean(x, -1, true)) as tf.Tensor2D; // [N, D]
-  if (wasmFastPaths()) return normalizeWithGrad(xc, g, b) as tf.Tensor2D;
-  return normalizeOps(xc, g, b).y;
+  if (wasmFastPaths()) return normalizeWithGrad(tf.sub(x, rowMean(x)), g, b) as tf.Tensor2D;
+  return normalizeOps(tf.sub(x, tf.mean(x, -1, true)) as tf.Tensor2D, g, b).y; // xc [N, D]
 }
+
+/**
+ * tf.mean(x, −1, true) with the gradient tfjs-core 4.22's Mean gives, dy·ones([N, D]) / D, as dy / D tiled over the
+ * row (by a product with ones [1, D]): x·1 = x exactly, so the numbers are the same bit for bit, without the ones [N, D] the stock gradient fills in
+ * JS and uploads on every backward pass (5 × [1344, 32] a GRPO step) or the copy of x it saves. It stays
+ * a node of its own on the tape, where the stock Mean was, so x's gradients are summed in the same order.
+ */
+const rowMean = tf.customGrad((x) => {
+  const x2 = x as tf.Tensor2D;
+  const D = x2.shape[1];
+  // Tiled by a broadcast product with ones [1, D] (exact): tfjs-wasm's Tile kernel takes ~1.7 ms on [1344, 32].
+  return { value: tf.mean(x2, -1, true), gradFunc: (dy: tf.Tensor) => tf.mul(tf.div(dy, D), tf.ones([1, D])) };
+}) as (x: tf.Tensor2D) => tf.Tensor2D;
 
 /** The rest of LayerNorm, from the centred rows xc: xc/√(mean(xc²) + ε)·g + b. */
 function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {

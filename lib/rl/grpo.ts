@@ -86,6 +86,103 @@ export function grpoAdvantages(
   });
 }
 
+/** grpoAdvantages's outputs as numbers: what the trainer reads back anyway (advantages, the three metrics). */
+export type GrpoAdvantageValues = {
+  advantages: Float32Array;
+  rewards: Float32Array;
+  scorable: Float32Array;
+  reward: number;
+  rewardStd: number;
+  fracRewardZeroStd: number;
+};
+
+const f32 = Math.fround;
+
+/** maskedMeanStd over n entries of x and m read with `stride` from `start`: the same float32 operations in its order. */
+function maskedMeanStdOf(x: Float32Array, m: Float32Array, start: number, n: number, stride = 1): { mean: number; std: number } {
+  let count = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) count = f32(count + m[start + i * stride]);
+  for (let i = 0; i < n; i++) sum = f32(sum + f32(x[start + i * stride] * m[start + i * stride]));
+  const mean = f32(sum / Math.max(count, 1));
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const d = f32(x[start + i * stride] - mean);
+    ss = f32(ss + f32(m[start + i * stride] * f32(d * d)));
+  }
+  return { mean, std: f32(Math.sqrt(f32(ss / Math.max(f32(count - 1), 1)))) };
+}
+
+/**
+ * grpoAdvantages on plain arrays, with tfjs-wasm's numbers bit for bit: float32 after every operation, each sum from
+ * its first term to its last (a test compares the two). Float64 division and square root rounded once to float32 equal
+ * the float32 operations exactly (53 ≥ 2·24 + 2 bits). tfjs-cpu sums in float64 instead, so its numbers can differ in
+ * the last bit: the trainer (lib/train/grpo-update.ts) picks the form by backend.
+ */
+export function grpoAdvantageValues(
+  rewardsPerFunc: readonly (readonly number[])[],
+  opts: { numGenerations: number; rewardWeights?: number[]; scaleRewards?: ScaleRewards | boolean },
+): GrpoAdvantageValues {
+  const N = rewardsPerFunc.length;
+  const F = N > 0 ? rewardsPerFunc[0].length : 0;
+  const G = opts.numGenerations;
+  if (!Number.isInteger(G) || G < 1) throw new Error(`numGenerations must be a positive integer, got ${G}`);
+  if (N % G !== 0) throw new Error(`the number of rows (${N}) is not divisible by numGenerations (${G})`);
+  if (rewardsPerFunc.some((row) => row.length !== F)) throw new Error(`rewardsPerFunc is ragged: every row needs ${F} rewards`);
+  const weights = (opts.rewardWeights ?? new Array<number>(F).fill(1)).map(f32);
+  if (weights.length !== F) throw new Error(`rewardWeights has ${weights.length} entries for ${F} reward functions`);
+  const scale = resolveScaleRewards(opts.scaleRewards);
+  const r = new Float32Array(N);
+  const m = new Float32Array(N);
+  for (let i = 0; i < N; i++) {
+    let sum = 0;
+    let any = false;
+    for (let j = 0; j < F; j++) {
+      const v = f32(rewardsPerFunc[i][j]);
+      if (Number.isNaN(v)) sum = f32(sum + 0);
+      else {
+        sum = f32(sum + f32(v * weights[j]));
+        any = true;
+      }
+    }
+    r[i] = sum;
+    m[i] = any ? 1 : 0;
+  }
+  const groupMean = new Float32Array(N);
+  const groupStd = new Float32Array(N);
+  for (let p = 0; p < N / G; p++) {
+    const { mean, std } = maskedMeanStdOf(r, m, p * G, G);
+    groupMean.fill(mean, p * G, (p + 1) * G);
+    groupStd.fill(std, p * G, (p + 1) * G);
+  }
+  const std = scale === 'batch' ? new Float32Array(N).fill(maskedMeanStdOf(r, m, 0, N).std) : groupStd;
+  const zeroStd = f32(ZERO_STD);
+  const advantages = new Float32Array(N);
+  for (let i = 0; i < N; i++) {
+    let a = f32(f32(r[i] - groupMean[i]) * m[i]);
+    if (scale !== 'none') a = f32(a / f32(std[i] + f32(1e-4)));
+    advantages[i] = groupStd[i] < zeroStd ? 0 : a;
+  }
+  let rewardSum = 0;
+  let scored = 0;
+  let stdSum = 0;
+  let zeroCount = 0;
+  for (let i = 0; i < N; i++) {
+    rewardSum = f32(rewardSum + f32(r[i] * m[i]));
+    scored = f32(scored + m[i]);
+    stdSum = f32(stdSum + std[i]);
+    zeroCount = f32(zeroCount + (std[i] < zeroStd ? 1 : 0));
+  }
+  return {
+    advantages,
+    rewards: r,
+    scorable: m,
+    reward: f32(rewardSum / Math.max(scored, 1)),
+    rewardStd: f32(stdSum / N),
+    fracRewardZeroStd: f32(zeroCount / N),
+  };
+}
+
 export interface GrpoLossArgs {
   /** [B, T] per-token log-probs under the current policy (differentiated). */
   logps: tf.Tensor2D;

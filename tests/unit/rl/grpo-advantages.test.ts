@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import seedrandom from 'seedrandom';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { grpoAdvantages as grpoAdvantagesTensor } from '@/lib/rl/grpo';
+import { grpoAdvantageValues, grpoAdvantages as grpoAdvantagesTensor } from '@/lib/rl/grpo';
 import { grpoAdvantages } from '@/lib/rl/index';
 
 beforeAll(async () => {
@@ -142,5 +142,83 @@ describe('groups whose rewards are all equal', () => {
     expect(Math.abs(advantages[8])).toBeGreaterThan(0.9);
     const out = tf.tidy(() => grpoAdvantagesTensor(tf.tensor2d(rewards.map((r) => [r])), { numGenerations: 8 }).fracRewardZeroStd.dataSync()[0]);
     expect(out).toBe(0.5);
+  });
+});
+
+describe('grpoAdvantageValues (what the trainer runs, on plain arrays)', () => {
+  /** Rewards as the tasks give them: whole numbers, thirds, tenths, large and tiny values, ties, NaN for unscored. */
+  function randomCase(rng: () => number) {
+    const G = 1 + Math.floor(rng() * 8);
+    const N = G * (1 + Math.floor(rng() * 12));
+    const F = 1 + Math.floor(rng() * 3);
+    const pick = () => {
+      const u = rng();
+      if (u < 0.1) return NaN;
+      if (u < 0.35) return Math.floor(rng() * 3);
+      if (u < 0.5) return Math.floor(rng() * 10) / 3;
+      if (u < 0.6) return (rng() - 0.5) * 1e4;
+      if (u < 0.7) return (rng() - 0.5) * 1e-5;
+      return rng() * 2 - 1;
+    };
+    const allSame = rng() < 0.15 ? pick() : null; // whole groups of one value: the zero-std snap
+    const rewardsPerFunc = Array.from({ length: N }, () => Array.from({ length: F }, () => allSame ?? pick()));
+    const rewardWeights = rng() < 0.5 ? undefined : Array.from({ length: F }, () => Math.round((rng() * 4 - 1) * 10) / 10);
+    return { rewardsPerFunc, rewardWeights, G };
+  }
+
+  const bits = (x: ArrayLike<number>) => Array.from(new Uint32Array(Float32Array.from(x).buffer));
+  const scalarBits = (x: number) => bits([x])[0];
+
+  /** Runs `cases` random cases through both forms on `backend`; returns how many outputs differed in any bit. */
+  async function compareOn(backend: 'cpu' | 'wasm', cases: number, expectSame: boolean): Promise<number> {
+    expect(await tf.setBackend(backend)).toBe(true);
+    const rng = seedrandom(`advantages-${backend}`);
+    let differing = 0;
+    for (let c = 0; c < cases; c++) {
+      const { rewardsPerFunc, rewardWeights, G } = randomCase(rng);
+      for (const scaleRewards of ['group', 'batch', 'none'] as const) {
+        const opts = { numGenerations: G, rewardWeights, scaleRewards };
+        const got = grpoAdvantageValues(rewardsPerFunc, opts);
+        const want = tf.tidy(() => {
+          const t = grpoAdvantagesTensor(tf.tensor2d(rewardsPerFunc), opts);
+          return { advantages: t.advantages.dataSync(), rewards: t.rewards.dataSync(), scorable: t.scorable.dataSync(), reward: t.reward.dataSync()[0], rewardStd: t.rewardStd.dataSync()[0], frac: t.fracRewardZeroStd.dataSync()[0] };
+        });
+        const label = `${backend} case ${c} ${scaleRewards}`;
+        const pairs: [number[], number[]][] = [
+          [bits(got.advantages), bits(want.advantages)],
+          [bits(got.rewards), bits(want.rewards)],
+          [bits(got.scorable), bits(want.scorable)],
+          [[got.reward, got.rewardStd, got.fracRewardZeroStd].map(scalarBits), [want.reward, want.rewardStd, want.frac].map(scalarBits)],
+        ];
+        for (const [a, b] of pairs) {
+          if (expectSame) expect(a, label).toEqual(b);
+          else if (a.some((x, i) => x !== b[i])) differing++;
+        }
+      }
+    }
+    return differing;
+  }
+
+  it('gives the tensor form’s numbers on wasm bit for bit; tfjs-cpu, which sums in float64, differs in the last bits', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    try {
+      expect(await compareOn('wasm', 150, true)).toBe(0);
+      // Why the trainer keeps the tensor form off wasm: here the two forms disagree on some outputs.
+      expect(await compareOn('cpu', 150, false)).toBeGreaterThan(0);
+    } finally {
+      await tf.setBackend('cpu');
+    }
+  });
+
+  it('snaps groups of equal rewards to 0 and rejects bad input as the tensor form does', () => {
+    const rewards = [...Array(8).fill([0.2]), [1], [0], [1], [0], [1], [0], [1], [0]];
+    const out = grpoAdvantageValues(rewards, { numGenerations: 8 });
+    expect(Array.from(out.advantages.slice(0, 8))).toEqual(Array(8).fill(0));
+    expect(out.fracRewardZeroStd).toBe(0.5);
+    expect(() => grpoAdvantageValues([[1], [2], [3]], { numGenerations: 2 })).toThrow(/not divisible by numGenerations/);
+    expect(() => grpoAdvantageValues([[1], [2]], { numGenerations: 0 })).toThrow(/positive integer/);
+    expect(() => grpoAdvantageValues([[1, 2], [3]], { numGenerations: 2 })).toThrow(/ragged/);
+    expect(() => grpoAdvantageValues([[1, 2], [3, 4]], { numGenerations: 2, rewardWeights: [1] })).toThrow(/rewardWeights has 1 entries for 2/);
+    expect(() => grpoAdvantageValues([[1], [2]], { numGenerations: 2, scaleRewards: 'global' as unknown as 'group' })).toThrow(/scaleRewards must be one of/);
   });
 });

@@ -253,13 +253,10 @@ function checkSame(name: string, t: tf.Tensor | undefined, shape: number[]): voi
   }
 }
 
-/**
- * TRL's GRPO loss: −min(w·A, clip(w, 1−ε, 1+ε_high)·A) + β·KL per token, aggregated by lossType,
- * where w is exp(lp − old) per token, or exp of the masked mean token log-ratio per sequence (GSPO).
- * Inside optimizer.minimize / tf.variableGrads only the returned loss survives the tape's tidy:
- * tf.keep() the metric tensors (and `terms`, with withTerms) you want to read, and dispose them after reading.
- */
-export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMetrics; terms?: GrpoTokenTerms } {
+export type GrpoLossOut = { loss: tf.Scalar; metrics: GrpoMetrics; terms?: GrpoTokenTerms };
+
+/** grpoLoss's arguments checked (shapes, hyper-parameters), with the resolved config and [B, T]. */
+export function checkGrpoLossArgs(args: GrpoLossArgs) {
   const { logps, oldLogps, refLogps, advantages, mask, entropies } = args;
   const cfg = grpoConfig(args);
   if (logps.rank !== 2) throw new Error(`logps must be [B, T], got [${logps.shape}]`);
@@ -270,6 +267,18 @@ export function grpoLoss(args: GrpoLossArgs): { loss: tf.Scalar; metrics: GrpoMe
     throw new Error(`advantages must be [${B}], got [${advantages.shape}]`);
   }
   if (cfg.beta !== 0 && !refLogps) throw new Error('refLogps is required when beta ≠ 0');
+  return { cfg, B, T };
+}
+
+/**
+ * TRL's GRPO loss: −min(w·A, clip(w, 1−ε, 1+ε_high)·A) + β·KL per token, aggregated by lossType,
+ * where w is exp(lp − old) per token, or exp of the masked mean token log-ratio per sequence (GSPO).
+ * Inside optimizer.minimize / tf.variableGrads only the returned loss survives the tape's tidy:
+ * tf.keep() the metric tensors (and `terms`, with withTerms) you want to read, and dispose them after reading.
+ */
+export function grpoLoss(args: GrpoLossArgs): GrpoLossOut {
+  const { logps, oldLogps, refLogps, advantages, mask, entropies } = args;
+  const { cfg, B, T } = checkGrpoLossArgs(args);
   return tf.tidy(() => {
     const m = asFloat(mask); // [B, T]
     const A = tf.reshape(advantages, [B, 1]);

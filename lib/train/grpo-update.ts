@@ -17,6 +17,7 @@ import type { TrainablePolicy } from '@/lib/models/tiny-lm';
 import type { Rng } from '@/lib/random';
 import { wasmFastPaths } from '@/lib/models/fast-paths';
 import { grpoAdvantages, grpoAdvantageValues, grpoLoss, type GrpoAdvantageValues, type ScaleRewards } from '@/lib/rl/grpo';
+import { grpoLossOnArrays, grpoLossOnArraysCovers } from '@/lib/rl/grpo-fused';
 import { completionLogprobs, completionLogprobsAndEntropy } from '@/lib/rl/logprobs';
 import { maskedTokenMean } from '@/lib/rl/ops';
 import type { ConfigOf } from './config';
@@ -134,6 +135,9 @@ export function checkGenerationBatch(config: Pick<GrpoUpdateConfig, 'per_device_
 }
 
 export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateConfig, generate: (timer: StepTimer) => Promise<Generated<S>>, shuffleRng: Rng): GrpoStepper<S> {
+  // The loss on arrays where it gives the same numbers (tfjs-wasm's, bit for bit: lib/rl/grpo-fused.ts), ~70 fewer
+  // tfjs kernels a step; grpoLoss's tfjs ops elsewhere. Decided per step: the backend can change between steps.
+  const lossOf = (args: Parameters<typeof grpoLoss>[0]) => (wasmFastPaths() && grpoLossOnArraysCovers(args) ? grpoLossOnArrays(args) : grpoLoss(args));
   checkGenerationBatch(config);
   // The reference is a frozen copy of the starting policy; without a KL term TRL does not need one.
   const reference = config.beta > 0 ? model.clone() : null;
@@ -215,7 +219,7 @@ export function createGrpoStepper<S>(model: TrainablePolicy, config: GrpoUpdateC
       let keptTerms: ReturnType<typeof keepTokenTerms> | null = null;
       const gradNorm = optimizerStep(optimizer, variables, config.max_grad_norm, () => {
         const { logps, entropy } = completionLogprobsAndEntropy(completionLogits(model, slice), slice.targets, config.temperature);
-        const { loss, metrics, terms } = grpoLoss({
+        const { loss, metrics, terms } = lossOf({
           logps, oldLogps, refLogps, advantages, mask: slice.mask, entropies: entropy,
           lossType: config.loss_type, importanceSamplingLevel: config.importance_sampling_level,
           beta: config.beta, epsilon: config.epsilon, epsilonHigh: config.epsilon_high,

@@ -160,6 +160,7 @@ export function grpoLossOnArrays(args: GrpoLossArgs): GrpoLossOut {
     loss: lossTensor,
     metrics,
     terms: {
+      values: { B, T, ratio, clippedLow: low, clippedHigh: high, perToken, mask: Float32Array.from(m), advantages: Float32Array.from(A) },
       logRatio: bt(logRatio),
       ratio: bt(ratio),
       clippedRatio: bt(clipped),

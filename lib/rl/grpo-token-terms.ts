@@ -47,6 +47,20 @@ export type GrpoTokenTerms = {
   kl?: tf.Tensor;
   /** ℓ before the mask: [B, T], or [B, 1] at the sequence level with β = 0 (broadcast over tokens by the mask). */
   perToken: tf.Tensor;
+  /** The same numbers on plain arrays, where the loss computed them there (grpo-fused.ts), with the mask and Â. */
+  values?: GrpoTokenTermValues;
+};
+
+/** Per-token terms [B·T] row-major (ratio per token), the float mask [B·T] and the advantages [B], as float32 numbers. */
+export type GrpoTokenTermValues = {
+  B: number;
+  T: number;
+  ratio: Float32Array;
+  clippedLow: Uint8Array;
+  clippedHigh: Uint8Array;
+  perToken: Float32Array;
+  mask: Float32Array;
+  advantages: Float32Array;
 };
 
 /** The per-token terms of the GRPO loss (no aggregation); differentiable in logps. */
@@ -90,4 +104,36 @@ export function grpoLossWeights(
     else denominator = tf.maximum(tf.sum(m), 1);
     return tf.div(m, denominator) as tf.Tensor2D;
   });
+}
+
+/**
+ * grpoLossWeights on a float32 mask [B·T] (row-major), with tfjs-wasm's numbers bit for bit (float32 operations, sums
+ * first element to last; a test compares the two). For the token view where the loss ran on arrays.
+ */
+export function grpoLossWeightValues(
+  mask: Float32Array,
+  B: number,
+  T: number,
+  opts: { lossType: GrpoLossType; maxCompletionLength?: number; numItemsInBatch?: number },
+): Float32Array {
+  const f32 = Math.fround;
+  const out = new Float32Array(B * T);
+  const rowDenominator = (b: number): number => {
+    if (opts.lossType === 'grpo') {
+      let count = 0;
+      for (let t = 0; t < T; t++) count = f32(count + mask[b * T + t]);
+      return f32(Math.max(count, 1) * B);
+    }
+    if (opts.lossType === 'dr_grpo') return f32(B * (opts.maxCompletionLength ?? T));
+    if (opts.lossType === 'dapo' && opts.numItemsInBatch !== undefined) return f32(opts.numItemsInBatch);
+    let count = 0;
+    for (let i = 0; i < B * T; i++) count = f32(count + mask[i]);
+    return Math.max(count, 1);
+  };
+  const shared = opts.lossType === 'grpo' ? 0 : rowDenominator(0);
+  for (let b = 0; b < B; b++) {
+    const d = opts.lossType === 'grpo' ? rowDenominator(b) : shared;
+    for (let t = 0; t < T; t++) out[b * T + t] = f32(mask[b * T + t] / d);
+  }
+  return out;
 }

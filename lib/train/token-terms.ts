@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoLossType, ImportanceSamplingLevel } from '@/lib/rl/choices';
-import { grpoLossWeights, type GrpoTokenTerms } from '@/lib/rl/grpo-token-terms';
+import { grpoLossWeights, grpoLossWeightValues, type GrpoTokenTerms, type GrpoTokenTermValues } from '@/lib/rl/grpo-token-terms';
 import type { Keep } from './scope';
 
 /** One completion's terms, one entry per completion position (padding included, with mask 0). */
@@ -59,7 +59,8 @@ export function pickTokenRows(rows: readonly number[], advantages: ArrayLike<num
   return picked.sort((a, b) => a - b);
 }
 
-type Kept = { ratio: tf.Tensor; low: tf.Tensor; high: tf.Tensor; weight: tf.Tensor; loss: tf.Tensor; kl?: tf.Tensor; mask: tf.Tensor; advantages: tf.Tensor };
+/** The picked positions' terms: tensors kept past the tape, or, where the loss ran on arrays, the numbers themselves. */
+type Kept = { [K in 'ratio' | 'low' | 'high' | 'weight' | 'loss' | 'mask']: tf.Tensor | number[][] } & { kl?: tf.Tensor; advantages: tf.Tensor | number[] };
 
 /**
  * Inside the step's tape: gathers the chosen positions of the slice from the loss's own terms, kept past the tape.
@@ -72,6 +73,7 @@ export function keepTokenTerms(
   opts: { lossType: GrpoLossType; maxCompletionLength?: number },
   keep: Keep,
 ): Kept {
+  if (terms.values) return keptFromValues(terms.values, positions, opts);
   const idx = tf.tensor1d(positions, 'int32');
   const m = slice.mask.dtype === 'float32' ? slice.mask : tf.cast(slice.mask, 'float32');
   const pick = (t: tf.Tensor) => keep(tf.gather(t, idx));
@@ -87,10 +89,25 @@ export function keepTokenTerms(
   };
 }
 
+/** keepTokenTerms from the loss's arrays: the same numbers (float32, the weights as grpoLossWeights computes them), no tensors. */
+function keptFromValues(v: GrpoTokenTermValues, positions: number[], opts: { lossType: GrpoLossType; maxCompletionLength?: number }): Kept {
+  const weight = grpoLossWeightValues(v.mask, v.B, v.T, opts);
+  const rowsOf = (x: ArrayLike<number>) => positions.map((p) => Array.from({ length: v.T }, (_, t) => x[p * v.T + t]));
+  return {
+    ratio: rowsOf(v.ratio),
+    low: rowsOf(v.clippedLow),
+    high: rowsOf(v.clippedHigh),
+    weight: rowsOf(weight),
+    loss: rowsOf(v.perToken.map((l, i) => Math.fround(l * v.mask[i]))),
+    mask: rowsOf(v.mask),
+    advantages: positions.map((p) => v.advantages[p]),
+  };
+}
+
 /** After the step: the kept tensors as rows, `rows` naming each picked position's row in the generation batch. */
 export async function readTokenTerms(kept: Kept, rows: number[], meta: Omit<StepTokenTerms, 'rows'>): Promise<StepTokenTerms> {
   const [ratio, low, high, weight, loss, kl, mask, advantages] = await Promise.all(
-    [kept.ratio, kept.low, kept.high, kept.weight, kept.loss, kept.kl, kept.mask, kept.advantages].map((t) => (t ? t.array() : Promise.resolve(null))),
+    [kept.ratio, kept.low, kept.high, kept.weight, kept.loss, kept.kl, kept.mask, kept.advantages].map((t) => (t instanceof tf.Tensor ? t.array() : Promise.resolve(t ?? null))),
   ) as [number[][], number[][], number[][], number[][], number[][], number[][] | null, number[][], number[]];
   return {
     ...meta,

@@ -11,6 +11,7 @@ import { expf } from '@/lib/rl/expf';
 import { grpoLoss, type GrpoLossArgs, type GrpoLossOut } from '@/lib/rl/grpo';
 import { grpoLossOnArrays, grpoLossOnArraysCovers } from '@/lib/rl/grpo-fused';
 import { selectBackend } from '@/lib/tf/backend';
+import { keepTokenTerms, readTokenTerms } from '@/lib/train/token-terms';
 
 beforeAll(async () => {
   await selectBackend({ requested: 'wasm', order: ['wasm'] });
@@ -103,7 +104,7 @@ function run(fn: (a: GrpoLossArgs) => GrpoLossOut, c: Case, opts: Omit<GrpoLossA
     const out = fn(args(logps));
     const read = (t: tf.Tensor) => bitsOf(t.dtype === 'bool' ? Float32Array.from(t.dataSync() as Uint8Array) : t.dataSync());
     const metrics = Object.fromEntries(Object.entries(out.metrics).filter(([, v]) => v).map(([k, v]) => [k, read(v as tf.Tensor)]));
-    const terms = Object.fromEntries(Object.entries(out.terms ?? {}).filter(([, v]) => v).map(([k, v]) => [k, read(v as tf.Tensor)]));
+    const terms = Object.fromEntries(Object.entries(out.terms ?? {}).filter(([, v]) => v instanceof tf.Tensor).map(([k, v]) => [k, read(v as tf.Tensor)]));
     const grad = read(tf.grad((x: tf.Tensor) => fn(args(x as tf.Tensor2D)).loss)(logps));
     const scaledGrad = read(tf.grad((x: tf.Tensor) => tf.mul(fn(args(x as tf.Tensor2D)).loss, 3.7))(logps));
     return { loss: read(out.loss), metrics, terms, grad, scaledGrad };
@@ -149,6 +150,32 @@ describe('grpoLossOnArrays', () => {
     }
     expect(cases).toBe(96);
     expect(onBound).toBeGreaterThan(20); // the clip's boundary rule was exercised, not only its inside and outside
+  });
+
+  it('feeds the token view the numbers the tensor terms give (weights included), for every loss type', async () => {
+    let clippedShown = 0;
+    for (const lossType of ['dapo', 'grpo', 'bnpo', 'dr_grpo'] as const) {
+      const c = randomCase(lossType.length * 31, true, 0.2, 0.28);
+      const positions = [0, c.B - 1, Math.floor(c.B / 2)].filter((p, i, all) => all.indexOf(p) === i);
+      const opts = { lossType, maxCompletionLength: lossType === 'dr_grpo' ? c.T + 2 : undefined };
+      const view = async (stripValues: boolean) => {
+        const kept = tf.tidy(() => {
+          const mask = tf.tensor2d(c.mask, [c.B, c.T]);
+          const advantages = tf.tensor1d(c.advantages);
+          const out = grpoLossOnArrays({ logps: tf.tensor2d(c.lp, [c.B, c.T]), oldLogps: tf.tensor2d(c.old!, [c.B, c.T]), advantages, mask, lossType, epsilon: 0.2, epsilonHigh: 0.28, withTerms: true });
+          expect(out.terms?.values).toBeDefined();
+          const terms = stripValues ? { ...out.terms!, values: undefined } : out.terms!;
+          return keepTokenTerms(terms, { mask, advantages }, positions, opts, tf.keep);
+        });
+        const meta = { lossType, level: 'token' as const, beta: 0, epsilon: 0.2, epsilonHigh: 0.28, update: 1, updates: 1 };
+        return readTokenTerms(kept, positions, meta);
+      };
+      const fromArrays = await view(false);
+      const fromTensors = await view(true);
+      expect(fromArrays, lossType).toEqual(fromTensors);
+      clippedShown += fromArrays.rows.flatMap((r) => r.clipped).filter((x) => x !== null).length;
+    }
+    expect(clippedShown).toBeGreaterThan(0); // the clip labels were compared, not only nulls
   });
 
   it('leaves no tensors behind but what it returns', () => {

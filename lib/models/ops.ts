@@ -76,22 +76,9 @@ export function oneHotF32(indices: tf.Tensor, depth: number): tf.Tensor {
 
 /** LayerNorm over the last axis: (x − μ)/√(σ² + ε)·g + b.  x [N, D], g and b [D]. */
 export function layerNorm(x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
-  if (wasmFastPaths()) return normalizeWithGrad(tf.sub(x, rowMean(x)), g, b) as tf.Tensor2D;
+  if (layerNormKernelApplies()) return layerNormOnHeap(x, x, g, b) as tf.Tensor2D;
   return normalizeOps(tf.sub(x, tf.mean(x, -1, true)) as tf.Tensor2D, g, b).y; // xc [N, D]
 }
-
-/**
- * tf.mean(x, −1, true) with the gradient tfjs-core 4.22's Mean gives, dy·ones([N, D]) / D, as dy / D tiled over the
- * row (by a product with ones [1, D]): x·1 = x exactly, so the numbers are the same bit for bit, without the ones [N, D] the stock gradient fills in
- * JS and uploads on every backward pass (5 × [1344, 32] a GRPO step) or the copy of x it saves. It stays
- * a node of its own on the tape, where the stock Mean was, so x's gradients are summed in the same order.
- */
-const rowMean = tf.customGrad((x) => {
-  const x2 = x as tf.Tensor2D;
-  const D = x2.shape[1];
-  // Tiled by a broadcast product with ones [1, D] (exact): tfjs-wasm's Tile kernel takes ~1.7 ms on [1344, 32].
-  return { value: tf.mean(x2, -1, true), gradFunc: (dy: tf.Tensor) => tf.mul(tf.div(dy, D), tf.ones([1, D])) };
-}) as (x: tf.Tensor2D) => tf.Tensor2D;
 
 /** The rest of LayerNorm, from the centred rows xc: xc/√(mean(xc²) + ε)·g + b. */
 function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {
@@ -102,30 +89,18 @@ function normalizeOps(xc: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor) {
 }
 
 /**
- * normalizeOps with its backward pass written out: the operations tfjs's autodiff runs for it, in its order (tfjs-core
- * 4.22's Add, Multiply, Rsqrt, Mean and Square gradients), so the gradients are the same bit for bit, without what
- * autodiff adds on wasm: a copy of every input it saves, float32-to-float32 casts, and the mean's gradient spread over a
- * ones tensor (x·1 = x exactly, so it broadcasts instead). The centring stays outside, as plain ops: x feeds the
- * residual stream too, and its gradients must be summed in autodiff's order (float addition is not associative).
+ * The stock path above as two kernels (layernorm-kernel/: the same operations on tfjs-wasm's heap), forward and
+ * backward, with autodiff's numbers bit for bit, and without what autodiff adds on wasm: a copy of every tensor it
+ * saves, float32-to-float32 casts, the mean's gradient spread over a ones tensor it fills in JS, ~30 kernels in all.
+ * x goes in twice because it reaches the loss by two paths inside LayerNorm, x − mean(x) and the mean, and autodiff
+ * adds each path's gradient to x's separately, after the gradient from the residual stream: (d_residual + d_xc) +
+ * d_mean. As two inputs of one node, the two terms come back as two gradients, and the tape adds them in that order
+ * (float addition is not associative, so one summed gradient would change the last bits).
  */
-const normalizeWithGrad = tf.customGrad((xc, g, b, save) => {
-  // Both passes as one kernel each where it runs (layernorm-kernel/: the same operations on tfjs-wasm's heap).
-  const fused = layerNormKernelApplies();
-  const { y, shifted, inv, xhat } = fused ? layerNormForward(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor, LN_EPS) : normalizeOps(xc as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor);
-  (save as tf.GradSaveFunc)([xc as tf.Tensor, shifted, inv, xhat, g as tf.Tensor]);
-  return {
-    value: y,
-    gradFunc: (dy: tf.Tensor, [sxc, sShifted, sInv, sXhat, sg]: tf.Tensor[]) => {
-      if (fused && layerNormKernelApplies()) return layerNormBackward(dy, sxc, sShifted, sInv, sXhat, sg);
-      const D = dy.shape[1]!;
-      const dXhat = tf.mul(dy, sg); // y = x̂·g + b
-      const dInv = tf.sum(tf.mul(dXhat, sxc), 1, true); // x̂ = xc·inv
-      const dShifted = tf.neg(tf.div(dInv, tf.mul(tf.pow(sShifted, 1.5), 2))); // inv = rsqrt(σ² + ε)
-      const dSquare = tf.div(dShifted, D); // σ² = mean(xc²), spread over the row
-      const dXc = tf.add(tf.mul(dXhat, sInv), tf.mul(dSquare, tf.mul(sxc, 2)));
-      return [dXc, tf.sum(tf.mul(dy, sXhat), 0), tf.sum(dy, 0)];
-    },
-  };
+const layerNormOnHeap = tf.customGrad((x, _xAgain, g, b, save) => {
+  const { y, xc, shifted, inv, xhat } = layerNormForward(x as tf.Tensor2D, g as tf.Tensor, b as tf.Tensor, LN_EPS);
+  (save as tf.GradSaveFunc)([xc, shifted, inv, xhat, g as tf.Tensor]);
+  return { value: y, gradFunc: (dy: tf.Tensor, [sxc, sShifted, sInv, sXhat, sg]: tf.Tensor[]) => layerNormBackward(dy, sxc, sShifted, sInv, sXhat, sg) };
 });
 
 /** softmax(q·kᵀ/√hd + mask)·v, as the model always computed it: both paths below share it. */

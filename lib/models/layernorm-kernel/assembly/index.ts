@@ -1,11 +1,38 @@
-// LayerNorm's normalisation and its backward pass, each as one call, with the numbers of the tfjs-wasm kernels that
-// ops.ts's normalizeOps and its written-out gradient run, bit for bit (AssemblyScript, compiled by
-// `npm run build:kernel` into ../wasm.ts). Every operation is the float32 operation tfjs-wasm's kernel performs, in its
-// order: Square then Mean (0 + each square, first to last, then ÷ D), Add ε, Rsqrt (1 ÷ √, both in float32), the
-// broadcast Multiply and Add; backward, Sum over a row or over rows from the first term to the last. Pow(σ² + ε, 1.5)
-// is not reproducible outside tfjs-wasm's libm, so the host computes it with tfjs and passes it in.
+// LayerNorm over rows x, forward and backward, each as one call, with the numbers of the tfjs-wasm kernels that
+// ops.ts's stock path (x − mean(x), then normalizeOps) and autodiff's gradient of it run, bit for bit (AssemblyScript,
+// compiled by `npm run build:kernel` into ../wasm.ts). Every operation is the float32 operation tfjs-wasm's kernel
+// performs, in its order: Mean (0 + each term, first to last, then ÷ D), Sub, Square then Mean, Add ε, Rsqrt (1 ÷ √,
+// both in float32), the broadcast Multiply and Add; backward, Sum over a row or over rows from the first term to the
+// last. Pow(σ² + ε, 1.5) is not reproducible outside tfjs-wasm's libm, so the host computes it with tfjs and passes it in.
 //
 // The module imports tfjs-wasm's memory; the host (../layer-norm.ts) passes byte offsets on that heap. No static data.
+
+/** xc [n, d] ← x − mean(x) per row (tf.mean then tf.sub: the row's sum from 0, first to last, ÷ d, then each x − it). */
+export function centre(x: usize, xc: usize, n: i32, d: i32): void {
+  const size = <f32>d;
+  for (let r = 0; r < n; r++) {
+    const row = <usize>(r * d) * 4;
+    let sum: f32 = 0;
+    for (let j = 0; j < d; j++) sum = sum + load<f32>(x + row + <usize>j * 4);
+    const mean = sum / size;
+    for (let j = 0; j < d; j++) store<f32>(xc + row + <usize>j * 4, load<f32>(x + row + <usize>j * 4) - mean);
+  }
+}
+
+/**
+ * The gradient that reaches x through the mean it was centred by, from dxc [n, d]: tf.sub's gradient for the mean,
+ * −(Σⱼ dxc, from 0, first to last), then tf.mean's, (that · 1) ÷ d for each of the row's d entries.
+ */
+export function centringGrad(dxc: usize, out: usize, n: i32, d: i32): void {
+  const size = <f32>d;
+  for (let r = 0; r < n; r++) {
+    const row = <usize>(r * d) * 4;
+    let sum: f32 = 0;
+    for (let j = 0; j < d; j++) sum = sum + load<f32>(dxc + row + <usize>j * 4);
+    const spread = -sum / size;
+    for (let j = 0; j < d; j++) store<f32>(out + row + <usize>j * 4, spread);
+  }
+}
 
 /**
  * For rows xc [n, d] (already centred): shifted = mean(xc²) + ε and inv = 1/√shifted [n], x̂ = xc·inv and

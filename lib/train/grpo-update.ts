@@ -97,7 +97,6 @@ export interface GrpoStepper<S> {
   dispose(): void;
 }
 
-/** The longest row (prompt + completion − 1 fed tokens) must fit the model's context. */
 /**
  * The advantages and their metrics as numbers, as the trainer reads them: with the wasm fast paths, from the array form
  * (the tensor form is some forty tfjs kernels on [N] and [N/G, G] tensors, ~0.6 ms of a 25 ms GRPO step in engine
@@ -118,7 +117,7 @@ async function readGrpoAdvantages(
   }
 }
 
-
+/** The longest row (prompt + completion − 1 fed tokens) must fit the model's context. */
 export function checkFitsContext(promptLength: number, maxCompletionLength: number, model: { config: { context_length: number } }): void {
   const longest = promptLength + maxCompletionLength - 1;
   if (longest > model.config.context_length) {

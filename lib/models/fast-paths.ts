@@ -4,9 +4,11 @@ import { denseForwardOnHeap } from './dense-kernel/dense-forward';
 /**
  * The wasm backend's hand-written fast paths, each with the stock numbers bit for bit: a layer's whole attention
  * (attention-kernel/), attention's batched products elsewhere (matmul-kernel/) and every dense layer's forward and
- * backward pass (dense-kernel/) as WebAssembly kernels on tfjs-wasm's heap, LayerNorm and attention with their
- * backward passes written out (ops.ts), clones that share data and slices read in place (below), and
- * clipping with Adam as one kernel per variable (lib/train/adam-kernel/). tfjs-wasm runs the stock versions several
+ * backward pass (dense-kernel/) and LayerNorm with its centring (layernorm-kernel/) as WebAssembly kernels on
+ * tfjs-wasm's heap, attention's backward pass written out (ops.ts), clones that share data and slices read in place
+ * (below), clipping with Adam as one kernel per variable (lib/train/adam-kernel/), and the GRPO update's advantages,
+ * loss and token view on plain arrays (lib/rl/grpo.ts grpoAdvantageValues, lib/rl/grpo-fused.ts; the trainer picks
+ * them in lib/train/grpo-update.ts). tfjs-wasm runs the stock versions several
  * times slower: scalar loops for batched matmuls, XNNPACK repacking every step's new operands, a copy of every tensor
  * autodiff saves, and a dozen small kernels where one would do.
  * On by default; the benchmark's fixed anchor step turns them off, and the tests compare the two.

@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs';
-import { wasmFastPaths } from './fast-paths';
 import { denseGrad, denseGradApplies } from './dense-kernel/dense-grad';
 import { layerNormBackward, layerNormForward, layerNormKernelApplies } from './layernorm-kernel/layer-norm';
 import { batchMatMul, matMulKernelApplies } from './matmul-kernel/batch-matmul';

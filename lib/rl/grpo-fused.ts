@@ -39,8 +39,13 @@ export function grpoLossOnArrays(args: GrpoLossArgs): GrpoLossOut {
   const onPolicy = args.oldLogps === undefined;
   const lo = f32(1 - cfg.epsilon);
   const hi = f32(1 + cfg.epsilonHigh);
-  const A = args.advantages.dataSync();
-  const m = args.mask.dtype === 'float32' ? args.mask.dataSync() : Float32Array.from(args.mask.dataSync() as ArrayLike<number>);
+  // dataSync gives a copy; a float32 tensor's is already a Float32Array (a bool or int mask is cast, as asFloat does).
+  const floats = (t: tf.Tensor) => {
+    const values = t.dataSync();
+    return values instanceof Float32Array ? values : Float32Array.from(values as ArrayLike<number>);
+  };
+  const A = floats(args.advantages);
+  const m = floats(args.mask);
   const entropies = args.entropies?.dataSync();
 
   // Forward values kept for the backward pass and the token view.
@@ -61,7 +66,7 @@ export function grpoLossOnArrays(args: GrpoLossArgs): GrpoLossOut {
   let entropySum = 0;
   let ratioSum = 0;
 
-  const forward = (lp: Float32Array | Int32Array | Uint8Array, old: Float32Array | Int32Array | Uint8Array) => {
+  const forward = (lp: ArrayLike<number>, old: ArrayLike<number>) => {
     for (let b = 0; b < B; b++) {
       const a = A[b];
       let rs = 0;
@@ -137,12 +142,10 @@ export function grpoLossOnArrays(args: GrpoLossArgs): GrpoLossOut {
     return grad;
   };
 
-  let loss = 0;
   const op = tf.customGrad((lpIn) => {
     const lpValues = (lpIn as tf.Tensor).dataSync();
     forward(lpValues, onPolicy ? lpValues : (args.oldLogps as tf.Tensor).dataSync());
-    loss = lossValue();
-    return { value: tf.scalar(loss), gradFunc: (dy: tf.Tensor) => tf.tensor2d(backward(dy.dataSync()[0]), [B, T]) };
+    return { value: tf.scalar(lossValue()), gradFunc: (dy: tf.Tensor) => tf.tensor2d(backward(dy.dataSync()[0]), [B, T]) };
   });
   const lossTensor = op(args.logps) as tf.Scalar;
 
@@ -160,7 +163,7 @@ export function grpoLossOnArrays(args: GrpoLossArgs): GrpoLossOut {
     loss: lossTensor,
     metrics,
     terms: {
-      values: { B, T, ratio, clippedLow: low, clippedHigh: high, perToken, mask: Float32Array.from(m), advantages: Float32Array.from(A) },
+      values: { B, T, ratio, clippedLow: low, clippedHigh: high, perToken, mask: m, advantages: A },
       logRatio: bt(logRatio),
       ratio: bt(ratio),
       clippedRatio: bt(clipped),

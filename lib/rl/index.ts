@@ -1,5 +1,6 @@
 // The numeric face: plain arrays in, plain numbers out, computed by the same tfjs code the trainers
-// use (gradients by tfjs autodiff). Chapter widgets and tests call these.
+// use (gradients by tfjs autodiff; on wasm the GRPO trainer runs array twins of the advantages and the loss, which
+// tests hold to these numbers bit for bit). Chapter widgets and tests call these.
 import * as tf from '@tensorflow/tfjs';
 
 import * as dpo from './dpo';

@@ -168,7 +168,9 @@ describe('grpoLossOnArrays', () => {
           return keepTokenTerms(terms, { mask, advantages }, positions, opts, tf.keep);
         });
         const meta = { lossType, level: 'token' as const, beta: 0, epsilon: 0.2, epsilonHigh: 0.28, update: 1, updates: 1 };
-        return readTokenTerms(kept, positions, meta);
+        const read = await readTokenTerms(kept, positions, meta);
+        tf.dispose(Object.values(kept).filter((t): t is tf.Tensor => t instanceof tf.Tensor));
+        return read;
       };
       const fromArrays = await view(false);
       const fromTensors = await view(true);
@@ -178,10 +180,21 @@ describe('grpoLossOnArrays', () => {
     expect(clippedShown).toBeGreaterThan(0); // the clip labels were compared, not only nulls
   });
 
-  it('leaves no tensors behind but what it returns', () => {
+  it('leaves no tensors behind but what it returns, forward and backward (no tidy around it)', () => {
     const c = randomCase(5, true, 0.2, 0.2);
+    const inputs = {
+      logps: tf.tensor2d(c.lp, [c.B, c.T]),
+      oldLogps: tf.tensor2d(c.old!, [c.B, c.T]),
+      advantages: tf.tensor1d(c.advantages),
+      mask: tf.tensor2d(c.mask, [c.B, c.T]),
+    };
     const before = tf.memory().numTensors;
-    run(grpoLossOnArrays, c, {});
-    expect(tf.memory().numTensors).toBe(before);
+    const out = grpoLossOnArrays({ ...inputs, withTerms: true });
+    const returned = [out.loss, ...Object.values(out.metrics), ...Object.values(out.terms!).filter((t) => t instanceof tf.Tensor)] as tf.Tensor[];
+    expect(tf.memory().numTensors).toBe(before + returned.length);
+    tf.dispose(returned);
+    const grad = tf.grad((x: tf.Tensor) => grpoLossOnArrays({ ...inputs, logps: x as tf.Tensor2D }).loss)(inputs.logps);
+    expect(tf.memory().numTensors).toBe(before + 1); // the gradient, and nothing from the metrics or the tape
+    tf.dispose([grad, ...Object.values(inputs)]);
   });
 });

@@ -7,14 +7,19 @@
 //
 // The module imports tfjs-wasm's memory; the host (../layer-norm.ts) passes byte offsets on that heap. No static data.
 
-/** xc [n, d] ← x − mean(x) per row (tf.mean then tf.sub: the row's sum from 0, first to last, ÷ d, then each x − it). */
+/** 0 + each of the d floats at p, first to last (tfjs-wasm's Sum over a row). */
+@inline function rowSum(p: usize, d: i32): f32 {
+  let sum: f32 = 0;
+  for (let j = 0; j < d; j++) sum = sum + load<f32>(p + <usize>j * 4);
+  return sum;
+}
+
+/** xc [n, d] ← x − mean(x) per row (tf.mean then tf.sub: the row's sum ÷ d, then each x − it). */
 export function centre(x: usize, xc: usize, n: i32, d: i32): void {
   const size = <f32>d;
   for (let r = 0; r < n; r++) {
     const row = <usize>(r * d) * 4;
-    let sum: f32 = 0;
-    for (let j = 0; j < d; j++) sum = sum + load<f32>(x + row + <usize>j * 4);
-    const mean = sum / size;
+    const mean = rowSum(x + row, d) / size;
     for (let j = 0; j < d; j++) store<f32>(xc + row + <usize>j * 4, load<f32>(x + row + <usize>j * 4) - mean);
   }
 }
@@ -27,9 +32,7 @@ export function centringGrad(dxc: usize, out: usize, n: i32, d: i32): void {
   const size = <f32>d;
   for (let r = 0; r < n; r++) {
     const row = <usize>(r * d) * 4;
-    let sum: f32 = 0;
-    for (let j = 0; j < d; j++) sum = sum + load<f32>(dxc + row + <usize>j * 4);
-    const spread = -sum / size;
+    const spread = -rowSum(dxc + row, d) / size;
     for (let j = 0; j < d; j++) store<f32>(out + row + <usize>j * 4, spread);
   }
 }

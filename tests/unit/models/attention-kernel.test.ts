@@ -2,7 +2,8 @@
  * A layer's self-attention as three wasm kernels (lib/models/attention-kernel): from qkv to the merged heads and back, it
  * must give the stock path's numbers bit for bit (ops.ts selfAttention with the fast paths off: split the heads,
  * attention(), merge them), forward and backward, for the lab's shapes and for ragged ones (heads not a multiple of four
- * wide, sequences shorter than a head, at and past one 48-term block of the products); its gradient must be right
+ * wide, sequences shorter than a head, at and past one 48-term block of the products, sliding windows, whose masked
+ * terms the common shapes' loops skip); its gradient must be right
  * against finite differences of a float64 reference; it must free what it allocates, stand aside where it does not
  * apply, and the committed wasm must be what its source compiles to.
  */
@@ -90,6 +91,8 @@ describe('the attention kernels on wasm', () => {
       [1, 48, 1, 48], // one whole 48-term block in every sum of the products
       [2, 49, 2, 8], // one more position: a second block
       [3, 12, 2, 8, 4],
+      [3, 10, 2, 16], // two eight-wide tiles a head
+      [2, 17, 3, 8, 5],
     ]) {
       tf.tidy(() => {
         const D = H * hd;

@@ -10,7 +10,7 @@
 // The module imports tfjs-wasm's memory: the host (../batch-matmul.ts) passes byte offsets of tensors on that heap and
 // of scratch it allocates there. It has no static data and allocates nothing.
 
-const BLOCK: i32 = 48; // tfjs-wasm's kBlockSize: the shared dimension is summed in blocks of this many terms
+export const BLOCK: i32 = 48; // tfjs-wasm's kBlockSize: the shared dimension is summed in blocks of this many terms
 
 /** Floats of scratch batchMatMul needs: b of one batch entry repacked as [k, n rounded up to 8]. */
 export function scratchFloats(k: i32, n: i32): i32 {

@@ -1,6 +1,7 @@
 /**
- * Not a test (issue 50): a layer's three attention kernels (lib/models/attention-kernel) and tfjs-wasm's softmax between
- * them, at the GRPO and vision labs' shapes with the causal mask, each kernel best and median of many calls.
+ * Not a test (issue 50): a layer's three attention kernels (lib/models/attention-kernel: the probabilities, softmax
+ * included; the mixing; the backward pass) at the GRPO and vision labs' shapes with the causal mask, best and median of
+ * many calls each.
  *
  *   npx tsx scripts/probes/attention-kernel-bench.ts
  */
@@ -22,11 +23,9 @@ for (const [lab, B, S] of [['grpo', 64, 21], ['vision', 256, 22]] as const) {
   const dy = tf.randomNormal([B * S, D]);
   const mask = tf.tensor2d(Array.from({ length: S * S }, (_, e) => (e % S > Math.floor(e / S) ? -1e9 : 0)), [S, S]);
   const run = (name: string, inputs: Record<string, tf.Tensor>) => tf.engine().runKernel(name, inputs, attrs) as tf.Tensor;
-  const scores = run('ArlAttentionScores', { qkv, mask });
-  const probs = tf.softmax(scores);
+  const probs = run('ArlAttentionProbs', { qkv, mask });
   const calls: [string, () => tf.Tensor][] = [
-    ['scores', () => run('ArlAttentionScores', { qkv, mask })],
-    ['softmax', () => tf.softmax(scores)],
+    ['probs', () => run('ArlAttentionProbs', { qkv, mask })],
     ['mix', () => run('ArlAttentionMix', { qkv, probs })],
     ['grad', () => run('ArlAttentionGrad', { dy, qkv, probs })],
   ];
@@ -39,5 +38,5 @@ for (const [lab, B, S] of [['grpo', 64, 21], ['vision', 256, 22]] as const) {
     }
     console.log(`${lab.padEnd(6)} [B ${B}, S ${S}, H ${H}, hd ${hd}] ${label.padEnd(8)} ${stats(times)}`);
   }
-  tf.dispose([qkv, dy, mask, scores, probs]);
+  tf.dispose([qkv, dy, mask, probs]);
 }

@@ -12,7 +12,7 @@ import { ATTENTION_KERNEL_WASM_BASE64 } from './wasm';
 
 interface KernelExports {
   scratchFloats(S: number, hd: number): number;
-  scores(qkv: number, mask: number, out: number, scratch: number, B: number, S: number, H: number, hd: number, scale: number): void;
+  probabilities(qkv: number, mask: number, out: number, scratch: number, B: number, S: number, H: number, hd: number, scale: number): void;
   mix(qkv: number, probs: number, y: number, scratch: number, B: number, S: number, H: number, hd: number): void;
   grad(dy: number, qkv: number, probs: number, dqkv: number, scratch: number, B: number, S: number, H: number, hd: number, scale: number): void;
 }
@@ -36,11 +36,11 @@ function withScratch<T>(backend: unknown, S: number, hd: number, body: (k: Kerne
 const sizes = (attrs: tf.NamedAttrMap | undefined) => attrs as unknown as { B: number; S: number; H: number; hd: number; scale: number };
 
 const KERNELS: Record<string, (args: KernelArgs) => tf.TensorInfo> = {
-  ArlAttentionScores: ({ inputs, backend, attrs }) => {
+  ArlAttentionProbs: ({ inputs, backend, attrs }) => {
     const { B, S, H, hd, scale } = sizes(attrs);
     return withScratch(backend, S, hd, (k, heap, scratch) => {
       const out = heap.output([H, B, S, S]);
-      k.scores(heap.at(inputs.qkv as tf.TensorInfo), heap.at(inputs.mask as tf.TensorInfo), heap.at(out), scratch, B, S, H, hd, scale);
+      k.probabilities(heap.at(inputs.qkv as tf.TensorInfo), heap.at(inputs.mask as tf.TensorInfo), heap.at(out), scratch, B, S, H, hd, scale);
       return out;
     });
   },
@@ -83,8 +83,7 @@ export const fusedSelfAttention = (qkv: tf.Tensor2D, mask: tf.Tensor2D, B: numbe
   const attrs = { B, S, H, hd, scale: 1 / Math.sqrt(hd) };
   const run = tf.customGrad((qkvIn, maskIn, save) => {
     const [x, m] = [qkvIn as tf.Tensor, maskIn as tf.Tensor];
-    const scores = tf.engine().runKernel('ArlAttentionScores', { qkv: x, mask: m }, attrs) as tf.Tensor4D;
-    const probs = tf.softmax(scores);
+    const probs = tf.engine().runKernel('ArlAttentionProbs', { qkv: x, mask: m }, attrs) as tf.Tensor4D;
     const y = tf.engine().runKernel('ArlAttentionMix', { qkv: x, probs }, attrs) as tf.Tensor2D;
     (save as tf.GradSaveFunc)([x, probs]);
     return {

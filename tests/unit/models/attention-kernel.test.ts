@@ -110,6 +110,27 @@ describe('the attention kernels on wasm', () => {
     }
   });
 
+  it("compute tf.softmax's bits for rows of every length 1…64, masked or not (XNNPACK's exp, sum order and scale)", () => {
+    expect(fusedAttentionApplies()).toBe(true);
+    let seed = 100;
+    for (let S = 1; S <= 64; S++) {
+      tf.tidy(() => {
+        const [B, H, hd] = [2, 2, S % 2 === 0 ? 8 : 4]; // the common shapes' loops and the general ones
+        const D = H * hd;
+        // Wide score ranges (×8) so that rows reach the exp's cutoff, and an all-visible mask so that rows are S long.
+        const qkv = tf.tensor2d(randoms(B * S * 3 * D, seed++, 8), [B * S, 3 * D]);
+        for (const mask of [maskOf(S), tf.zeros([S, S]) as tf.Tensor2D]) {
+          const probs = tf.engine().runKernel('ArlAttentionProbs', { qkv, mask }, { B, S, H, hd, scale: 1 / Math.sqrt(hd) }) as tf.Tensor;
+          setWasmFastPaths(false);
+          const [q, k] = tf.split(tf.transpose(tf.reshape(qkv, [B, S, 3 * H, hd]), [2, 0, 1, 3]), 3, 0);
+          const stock = tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd)), mask));
+          setWasmFastPaths(true);
+          expectSameBits(probs, stock, `probabilities, S ${S}`);
+        }
+      });
+    }
+  });
+
   it('are what selfAttention runs with the fast paths on, with the gradient of a float64 reference', async () => {
     const [B, S, H, hd] = [2, 6, 2, 4];
     const D = H * hd;
@@ -118,8 +139,9 @@ describe('the attention kernels on wasm', () => {
     const mask = maskOf(S);
     const [qkv, w] = [tf.tensor2d(values, [B * S, 3 * D]), tf.tensor2d(weights, [B * S, D])];
     const profile = await tf.profile(() => tf.dispose(run((x) => selfAttention(x, B, S, H, mask), qkv, w)));
-    for (const name of ['ArlAttentionScores', 'ArlAttentionMix', 'ArlAttentionGrad']) expect(profile.kernelNames, name).toContain(name);
+    for (const name of ['ArlAttentionProbs', 'ArlAttentionMix', 'ArlAttentionGrad']) expect(profile.kernelNames, name).toContain(name);
     expect(profile.kernelNames).not.toContain('Transpose'); // the stock path moves every head with Transposes
+    expect(profile.kernelNames).not.toContain('Softmax'); // the first kernel computes it
     const [out, grad] = run((x) => selfAttention(x, B, S, H, mask), qkv, w);
     const maskValues = Array.from(mask.dataSync());
     const f = (x: number[]) => attention64(x, B, S, H, hd, maskValues).reduce((s, v, i) => s + v * weights[i], 0);

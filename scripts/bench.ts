@@ -1,9 +1,9 @@
 /**
- * npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--out FILE]
+ * npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--min-ms MS] [--warmup N] [--out FILE]
  *
  * A benchmark, not a timed test. For each backend and each trainer of lib/spec/registry.ts it starts the trainer
  * exactly as the CLI and the labs do (lib/spec/start.ts), runs warm-up steps (Adam creates its slots), then timed
- * steps, and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
+ * steps (at least --steps of them, and on until --min-ms have passed), and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
  * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
  * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
  * grow) and the model size; each step's FLOPs from the model's shapes and its tokens, and the step against the bound
@@ -20,7 +20,7 @@ import type { Metrics } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
 import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
-import { DEFAULT_STEPS, DEFAULT_WARMUP, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
+import { DEFAULT_MIN_MS, DEFAULT_STEPS, DEFAULT_WARMUP, MAX_TIMED_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import { median } from './bench/median';
 import { countKernels, kernelCallCost, matmulParamsPerToken, matmulRate, stepFlops, type KernelCallCost, type MatmulRate } from './bench/flops';
@@ -80,7 +80,7 @@ function againstBound(trainer: Trainer, result: TrainerResult, timed: Metrics[],
   return { ...flops, gflops: rate.gflops, boundMs, timesBound: result.stepMs.median / boundMs };
 }
 
-async function benchOne(name: TrainerName, backend: BackendName, steps: number, warmup: number, warnings: string[], rate: MatmulRate, callCost: KernelCallCost): Promise<TrainerResult> {
+async function benchOne(name: TrainerName, backend: BackendName, minSteps: number, minMs: number, warmup: number, warnings: string[], rate: MatmulRate, callCost: KernelCallCost): Promise<TrainerResult> {
   const spec = TRAINERS[name];
   const overrides = { ...(SETUP_OVERRIDES[name] ?? {}) };
   const result: TrainerResult = { trainer: name, backend, status: 'ok', notes: [], init: checkpointFor(name, overrides), overrides };
@@ -102,13 +102,16 @@ async function benchOne(name: TrainerName, backend: BackendName, steps: number, 
     const timed: Metrics[] = [];
     let previous = NaN;
     const units: number[] = [];
-    for (let i = 0; i < steps; i++) {
+    const timedFrom = performance.now();
+    // At least minSteps steps, and on until minMs have passed: a median over more than a moment of a shared host.
+    for (let i = 0; i < minSteps || (performance.now() - timedFrom < minMs && i < MAX_TIMED_STEPS); i++) {
       const metrics = await trainer.trainStep(); // resolves after the metrics are read back: the step has finished
       timed.push(metrics);
       const total = metrics[spec.throughput.metric];
       if (!Number.isNaN(previous)) units.push(total - previous);
       previous = total;
     }
+    const steps = timed.length;
     const afterTimed = tf.memory().numTensors;
     const phase = (key: string) => median(timed.map((m) => m[key] ?? 0));
     const stepMs = timed.map((m) => m['timing/step_ms']);
@@ -196,6 +199,7 @@ async function main(options: BenchOptions): Promise<number> {
   for (const b of [...options.backends, ...BACKEND_ORDER.filter((b) => !options.backends.includes(b))]) statuses.push(await probeBackend(b));
   const stepsFor = (b: BackendName) => options.steps ?? DEFAULT_STEPS[b];
   const warmupFor = (b: BackendName) => options.warmup ?? DEFAULT_WARMUP[b];
+  const minMsFor = (b: BackendName) => options.minMs ?? DEFAULT_MIN_MS[b];
 
   const results: TrainerResult[] = [];
   const sampling: SamplingResult[] = [];
@@ -216,8 +220,8 @@ async function main(options: BenchOptions): Promise<number> {
     kernelCall[backend] = callCost;
     log(`${backend}: matmul ${rate.n}³ at ${rate.gflops.toFixed(1)} GFLOP/s (median ${rate.medianGflops.toFixed(1)}); a kernel call ${callCost.usPerKernel.toFixed(1)} µs`);
     for (const name of trainers) {
-      log(`${name} on ${backend}: ${warmupFor(backend)} warm-up + ${stepsFor(backend)} timed steps…`);
-      results.push(await benchOne(name, backend, stepsFor(backend), warmupFor(backend), warnings, rate, callCost));
+      log(`${name} on ${backend}: ${warmupFor(backend)} warm-up + at least ${stepsFor(backend)} timed steps and ${minMsFor(backend)} ms…`);
+      results.push(await benchOne(name, backend, stepsFor(backend), minMsFor(backend), warmupFor(backend), warnings, rate, callCost));
     }
     if (options.sampling) {
       log(`the sampling call on ${backend}…`);
@@ -232,13 +236,14 @@ async function main(options: BenchOptions): Promise<number> {
   }
 
   const report: BenchReport = {
-    schema: 6,
+    schema: 7,
     machine,
     options: {
       backends: options.backends,
       trainers,
       steps: Object.fromEntries(options.backends.filter((b) => statuses.find((s) => s.backend === b)?.benchmarked).map((b) => [b, stepsFor(b)])),
       warmup: Object.fromEntries(options.backends.filter((b) => statuses.find((s) => s.backend === b)?.benchmarked).map((b) => [b, warmupFor(b)])),
+      minMs: Object.fromEntries(options.backends.filter((b) => statuses.find((s) => s.backend === b)?.benchmarked).map((b) => [b, minMsFor(b)])),
     },
     backends: BACKEND_ORDER.map((b) => statuses.find((s) => s.backend === b)!).sort((a, b) => Number(b.benchmarked) - Number(a.benchmarked)),
     matmul,

@@ -3,11 +3,13 @@ import { integerFlag, parseFlags, UsageError } from '../cli';
 import { BACKEND_ORDER, parseBackendName, type BackendName } from '@/lib/tf/names';
 import { TRAINER_NAMES, trainerNamed, type TrainerName } from '@/lib/spec/registry';
 
-export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--warmup N] [--no-sampling] [--out FILE]
+export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grpo,dpo,ppo] [--steps N] [--min-ms MS] [--warmup N] [--no-sampling] [--out FILE]
 
   --backends  backends to benchmark, in order (default wasm,cpu; webgl and webgpu are reported unavailable in Node)
   --trainers  trainers from lib/spec/registry.ts (default: all of them)
-  --steps     timed steps per trainer and backend (default: wasm 15, cpu 3, webgl 5, webgpu 15)
+  --steps     timed steps per trainer and backend, at least (default: wasm 15, cpu 3, webgl 5, webgpu 15)
+  --min-ms    and at least this many milliseconds of timed steps (default: wasm 1500, webgpu 1500, cpu 0, webgl 0):
+              15 steps of PPO last 27 ms, of SFT ~100, and a stall of the host that short decided a median
   --warmup    untimed steps before timing (default: wasm 10, cpu 2, webgl 5, webgpu 10; Adam creates its slots on
               the first, and the engine compiles its hot code over the first few: on wasm the first trainer's
               steps 1–10 ran 11–16 ms, later ones 8.5–9.5)
@@ -16,6 +18,16 @@ export const USAGE = `npm run bench -- [--backends wasm,cpu] [--trainers sft,grp
 
 /** Timed steps when --steps is not given: cpu is ~20× slower than wasm on this model. */
 export const DEFAULT_STEPS: Record<BackendName, number> = { wasm: 15, cpu: 3, webgl: 5, webgpu: 15 };
+
+/**
+ * Milliseconds of timed steps when --min-ms is not given: the timed steps go on past --steps until this much time has
+ * passed (at most MAX_TIMED_STEPS), so that a median spans more than a moment of a shared host. On 2026-12-07 one
+ * run's SFT median was 11.8 ms against 6.7 in the runs either side, its 15 steps all inside one ~0.1 s stall.
+ */
+export const DEFAULT_MIN_MS: Record<BackendName, number> = { wasm: 1500, cpu: 0, webgl: 0, webgpu: 1500 };
+
+/** The most timed steps --min-ms adds up to (PPO's step is ~2 ms on wasm). */
+export const MAX_TIMED_STEPS = 2000;
 
 /** Warm-up steps when --warmup is not given: enough for the engine to compile its hot code, few where steps are slow. */
 export const DEFAULT_WARMUP: Record<BackendName, number> = { wasm: 10, cpu: 2, webgl: 5, webgpu: 10 };
@@ -26,6 +38,8 @@ export interface BenchOptions {
   trainers: TrainerName[] | null;
   /** null: {@link DEFAULT_STEPS} per backend. */
   steps: number | null;
+  /** null: {@link DEFAULT_MIN_MS} per backend. */
+  minMs: number | null;
   /** null: {@link DEFAULT_WARMUP} per backend. */
   warmup: number | null;
   /** Whether to time the sampling call (scripts/bench/sampling.ts) on each backend. */
@@ -48,6 +62,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       backends: { type: 'string' },
       trainers: { type: 'string' },
       steps: { type: 'string' },
+      'min-ms': { type: 'string' },
       warmup: { type: 'string' },
       out: { type: 'string' },
       'no-sampling': { type: 'boolean' },
@@ -74,6 +89,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     backends,
     trainers,
     steps: integerFlag('steps', values.steps, 1) ?? null,
+    minMs: integerFlag('min-ms', values['min-ms'], 0) ?? null,
     warmup: integerFlag('warmup', values.warmup, 1) ?? null,
     sampling: !values['no-sampling'],
     out: values.out ?? 'bench-results/bench.json',

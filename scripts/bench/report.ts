@@ -76,8 +76,9 @@ export function markdown(report: BenchReport): string {
     return out.join('\n');
   }
   const steps = Object.entries(report.options.steps).map(([b, n]) => `${b} ${n}`).join(', ');
+  const minMs = Object.entries(report.options.minMs).map(([b, ms]) => `${b} ${ms} ms`).join(', ');
   const warmup = Object.entries(report.options.warmup).map(([b, n]) => `${b} ${n}`).join(', ');
-  out.push(`### Speed (median over timed steps: ${steps}; after warm-up steps: ${warmup})`);
+  out.push(`### Speed (median over the timed steps: at least ${steps}, and at least ${minMs} of them; after warm-up steps: ${warmup})`);
   out.push('');
   out.push(
     table(

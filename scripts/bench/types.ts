@@ -1,4 +1,4 @@
-/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`, schema 5 `kernelCall` and each result's `dispatch`, schema 6 the matmul rate each result's bound used, `flops.gflops`, and warm-up steps per backend). Times in milliseconds. */
+/** The shape of bench-results/bench.json (schema 3 added `sampling`, schema 4 `matmul` and each result's `flops`, schema 5 `kernelCall` and each result's `dispatch`, schema 6 the matmul rate each result's bound used, `flops.gflops`, and warm-up steps per backend, schema 7 `options.minMs`: timed steps run at least that long, so `steps` is a minimum). Times in milliseconds. */
 import type { BackendName } from '@/lib/tf/names';
 import type { KernelCallCost, MatmulRate, StepFlops } from './flops';
 import type { SamplingBound, SamplingResult } from './sampling';
@@ -78,9 +78,9 @@ export interface TrainerResult {
 }
 
 export interface BenchReport {
-  schema: 6;
+  schema: 7;
   machine: MachineInfo;
-  options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: Record<string, number> };
+  options: { backends: BackendName[]; trainers: string[]; steps: Record<string, number>; warmup: Record<string, number>; minMs: Record<string, number> };
   backends: BackendStatus[];
   /** Each benchmarked backend's matmul rate, measured before its trainers: the FLOP bounds use it. */
   matmul: Partial<Record<BackendName, MatmulRate>>;

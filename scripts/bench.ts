@@ -3,12 +3,14 @@
  *
  * A benchmark, not a timed test. For each backend and each trainer of lib/spec/registry.ts it starts the trainer
  * exactly as the CLI and the labs do (lib/spec/start.ts), runs warm-up steps (Adam creates its slots), then timed
- * steps (at least --steps of them, and on until --min-ms have passed), and reports the median ms per step, steps/s, throughput (tokens or env steps per second, from the
- * trainer's own cumulative metric), the split of the step into the phases the trainer itself times
- * (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer), the tensor count (which must not
- * grow) and the model size; each step's FLOPs from the model's shapes and its tokens, and the step against the bound
- * they set at the backend's matmul rate (the faster of its measurement at the start of the run and one just before that trainer's timed steps; scripts/bench/flops.ts). Then the sampling
- * call against its bound (scripts/bench/sampling.ts), unless --no-sampling. Markdown on stdout, progress on stderr, everything as JSON in bench-results/.
+ * steps (at least --steps of them, and on until --min-ms have passed), and reports the median ms per step, steps/s,
+ * throughput (tokens or env steps per second, from the trainer's own cumulative metric), the split of the step into
+ * the phases the trainer itself times (`timing/*_ms`: generation or rollout, reference, forward+backward, optimizer),
+ * the tensor count (which must not grow) and the model size; each step's FLOPs from the model's shapes and its
+ * tokens, and the step against the bound they set at the backend's matmul rate (the faster of its measurement at the
+ * start of the run and one just before that trainer's timed steps; scripts/bench/flops.ts). Then the sampling call
+ * against its bound (scripts/bench/sampling.ts), unless --no-sampling. Markdown on stdout, progress on stderr,
+ * everything as JSON in bench-results/.
  */
 import fs from 'node:fs';
 import os from 'node:os';

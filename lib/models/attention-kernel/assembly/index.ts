@@ -207,7 +207,7 @@ function spansOf(P: usize, S: i32, lo: usize, hi: usize): void {
   }
 }
 
-/** The union of the spans of rows i0…i1−1, as lo | hi << 16 (an empty union has lo > hi). */
+/** The union of the spans of rows i0…i1−1, as first | (last + 1) << 16 (empty: first 0x7fff, last + 1 = 0). */
 @inline function unionOfRows(lo: usize, hi: usize, i0: i32, i1: i32): i32 {
   let first = 0x7fff;
   let last = -1;

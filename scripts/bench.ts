@@ -22,7 +22,7 @@ import type { Metrics } from '@/lib/train/run';
 import { startTrainer } from '@/lib/spec/start';
 import type { Trainer } from '@/lib/train/trainer';
 import { errorMessage } from '@/lib/errors';
-import { DEFAULT_MIN_MS, DEFAULT_STEPS, DEFAULT_WARMUP, MAX_TIMED_STEPS, parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options';
+import { DEFAULT_MIN_MS, DEFAULT_STEPS, DEFAULT_WARMUP, parseOptions, timeAnotherStep, USAGE, UsageError, type BenchOptions } from './bench/options';
 import { markdown } from './bench/report';
 import { median } from './bench/median';
 import { countKernels, kernelCallCost, matmulParamsPerToken, matmulRate, stepFlops, type KernelCallCost, type MatmulRate } from './bench/flops';
@@ -106,7 +106,7 @@ async function benchOne(name: TrainerName, backend: BackendName, minSteps: numbe
     const units: number[] = [];
     const timedFrom = performance.now();
     // At least minSteps steps, and on until minMs have passed: a median over more than a moment of a shared host.
-    for (let i = 0; i < minSteps || (performance.now() - timedFrom < minMs && i < MAX_TIMED_STEPS); i++) {
+    while (timeAnotherStep(timed.length, performance.now() - timedFrom, minSteps, minMs)) {
       const metrics = await trainer.trainStep(); // resolves after the metrics are read back: the step has finished
       timed.push(metrics);
       const total = metrics[spec.throughput.metric];

@@ -23,7 +23,7 @@ export function heapKernel<T>(base64: string): (backend: unknown) => T | null {
     if (module === undefined) {
       try {
         // Synchronous on purpose (the ops that use it are). Chromium 150 compiles these modules (the largest ~13 KB)
-        // synchronously on a page's thread as in a worker; older browsers capped that at 4 KB on a page's thread.
+        // synchronously on a page's thread as in a worker (checked on 2026-12-07); the labs train in a worker.
         module = new WebAssembly.Module(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
       } catch {
         module = null; // no WebAssembly SIMD (a validation error), or a browser refusing a synchronous compile: stock kernels run

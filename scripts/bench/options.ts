@@ -29,6 +29,11 @@ export const DEFAULT_MIN_MS: Record<BackendName, number> = { wasm: 1500, cpu: 0,
 /** The most timed steps --min-ms adds up to (PPO's step is ~2 ms on wasm). */
 export const MAX_TIMED_STEPS = 2000;
 
+/** Whether to time another step: until `minSteps` are done, then while under `minMs` and MAX_TIMED_STEPS. */
+export function timeAnotherStep(done: number, elapsedMs: number, minSteps: number, minMs: number): boolean {
+  return done < minSteps || (elapsedMs < minMs && done < MAX_TIMED_STEPS);
+}
+
 /** Warm-up steps when --warmup is not given: enough for the engine to compile its hot code, few where steps are slow. */
 export const DEFAULT_WARMUP: Record<BackendName, number> = { wasm: 10, cpu: 2, webgl: 5, webgpu: 10 };
 

@@ -40,11 +40,8 @@ export function scratchFloats(S: i32, hd: i32): i32 {
   for (let i = 0; i < S; i++) copyFloats(into + <usize>(i * stride + offset) * 4, from + <usize>(i * hd) * 4, hd);
 }
 
-/**
- * scores [H, B, S, S] ← (q·kᵀ) · scale + mask for every head h and sequence b (the product, then tf.mul by the scale,
- * then tf.add of the mask [S, S]).
- */
-function scoresAnyWidth(qkv: usize, mask: usize, out: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
+/** probabilities() (below) for any shape: the products on the batched matmul kernel's code. */
+function probabilitiesAnyShape(qkv: usize, mask: usize, out: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
   const D = H * hd;
   const q = scratch;
   const k = q + <usize>(S * hd) * 4;
@@ -60,12 +57,13 @@ function scoresAnyWidth(qkv: usize, mask: usize, out: usize, scratch: usize, B: 
         const p = block + <usize>e * 4;
         store<f32>(p, load<f32>(p) * scale + load<f32>(mask + <usize>e * 4));
       }
+      for (let i = 0; i < S; i++) softmaxRow(block + <usize>(i * S) * 4, S);
     }
   }
 }
 
-/** y [B·S, D] ← P·v for every head, heads merged (y[b·S + i, h·hd + d] = (P·v)[h, b, i, d]). */
-function mixAnyWidth(qkv: usize, probs: usize, y: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32): void {
+/** mix() (below) for any shape: the products on the batched matmul kernel's code. */
+function mixAnyShape(qkv: usize, probs: usize, y: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32): void {
   const D = H * hd;
   const v = scratch;
   const att = v + <usize>(S * hd) * 4;
@@ -79,8 +77,8 @@ function mixAnyWidth(qkv: usize, probs: usize, y: usize, scratch: usize, B: i32,
   }
 }
 
-/** dqkv [B·S, 3D] ← the gradients of q, k and v in qkv's layout, from dy [B·S, D] (the merged heads' gradient). */
-function gradAnyWidth(dy: usize, qkv: usize, probs: usize, dqkv: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
+/** grad() (below) for any shape: the products on the batched matmul kernel's code. */
+function gradAnyShape(dy: usize, qkv: usize, probs: usize, dqkv: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
   const D = H * hd;
   const head = <usize>(S * hd) * 4;
   const q = scratch;
@@ -244,7 +242,7 @@ function spansOf(P: usize, S: i32, lo: usize, hi: usize): void {
   }
 }
 
-function scoresCommon(qkv: usize, mask: usize, out: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
+function probabilitiesCommon(qkv: usize, mask: usize, out: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
   const D = H * hd;
   const S8 = (S + 7) & ~7;
   const kT = scratch; // [hd, S8]
@@ -270,6 +268,7 @@ function scoresCommon(qkv: usize, mask: usize, out: usize, scratch: usize, B: i3
           const e = <usize>(i * S + j) * 4;
           store<f32>(o + e, load<f32>(raw + <usize>(i * S8 + j) * 4) * scale + load<f32>(mask + e));
         }
+        softmaxRow(o + <usize>(i * S) * 4, S);
       }
     }
   }
@@ -302,7 +301,7 @@ function gradCommon(dy: usize, qkv: usize, probs: usize, dqkv: usize, scratch: u
   const D = H * hd;
   const S8 = (S + 7) & ~7;
   const vT = scratch; // [hd, S8]
-  const dS = vT + <usize>(hd * S8) * 4; // [S, S8]: dP, then dS, within each row's span; 0 elsewhere
+  const dS = vT + <usize>(hd * S8) * 4; // [S, S8]: dP, then dS, within each row's span; zeroed elsewhere below
   const lo = dS + <usize>(S * S8) * 4;
   const hi = lo + <usize>S * 4;
   const qkvRow = <usize>(3 * D) * 4;
@@ -318,7 +317,6 @@ function gradCommon(dy: usize, qkv: usize, probs: usize, dqkv: usize, scratch: u
       const P = probs + <usize>((h * B + b) * S * S) * 4;
       transposeHead(rows, 3 * D, 2 * D + h * hd, vT, S, S8, hd);
       spansOf(P, S, lo, hi);
-      memory.fill(dS, 0, <usize>(S * S8) * 4);
       // dP = dy·vᵀ over each four rows' spans, in whole tiles of eight columns.
       for (let i0 = 0; i0 < S; i0 += 4) {
         const rowCount = min(4, S - i0);
@@ -467,19 +465,18 @@ function softmaxRow(row: usize, n: i32): void {
  * scale, then tf.add of the mask [S, S], then tf.softmax over the last axis).
  */
 export function probabilities(qkv: usize, mask: usize, out: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
-  if (commonShape(S, hd)) scoresCommon(qkv, mask, out, scratch, B, S, H, hd, scale);
-  else scoresAnyWidth(qkv, mask, out, scratch, B, S, H, hd, scale);
-  for (let r = 0; r < H * B * S; r++) softmaxRow(out + <usize>(r * S) * 4, S);
+  if (commonShape(S, hd)) probabilitiesCommon(qkv, mask, out, scratch, B, S, H, hd, scale);
+  else probabilitiesAnyShape(qkv, mask, out, scratch, B, S, H, hd, scale);
 }
 
 /** y [B·S, D] ← P·v for every head, heads merged (y[b·S + i, h·hd + d] = (P·v)[h, b, i, d]). */
 export function mix(qkv: usize, probs: usize, y: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32): void {
   if (commonShape(S, hd)) mixCommon(qkv, probs, y, scratch, B, S, H, hd);
-  else mixAnyWidth(qkv, probs, y, scratch, B, S, H, hd);
+  else mixAnyShape(qkv, probs, y, scratch, B, S, H, hd);
 }
 
 /** dqkv [B·S, 3D] ← the gradients of q, k and v in qkv's layout, from dy [B·S, D] (the merged heads' gradient). */
 export function grad(dy: usize, qkv: usize, probs: usize, dqkv: usize, scratch: usize, B: i32, S: i32, H: i32, hd: i32, scale: f32): void {
   if (commonShape(S, hd)) gradCommon(dy, qkv, probs, dqkv, scratch, B, S, H, hd, scale);
-  else gradAnyWidth(dy, qkv, probs, dqkv, scratch, B, S, H, hd, scale);
+  else gradAnyShape(dy, qkv, probs, dqkv, scratch, B, S, H, hd, scale);
 }
